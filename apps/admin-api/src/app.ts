@@ -1,0 +1,21 @@
+import type { TBaseEnv, TBuildPlane } from '@palisade/platform';
+import { listOrganizationsRoute } from './routes/organizations/list-organizations.route';
+import { setQuotaRoute } from './routes/organizations/set-quota.route';
+import { listSigningKeysRoute } from './routes/signing-keys/list-signing-keys.route';
+import { rotateSigningKeyRoute } from './routes/signing-keys/rotate-signing-key.route';
+import { makeOrganizationAdmin } from './services/organization-admin.service';
+import { makeSigningKeyRotation } from './services/signing-key-rotation.service';
+
+/** The admin plane: cross-tenant administration, platform administrators only. */
+export const buildAdminApi: TBuildPlane<TBaseEnv> = async ({ repos, auth }) => {
+  const rotation = makeSigningKeyRotation({ signingKeys: auth.signingKeys, keys: repos.signingKeys, audit: repos.audit });
+  const organizations = makeOrganizationAdmin({ organizations: repos.organizations, orgQuotas: repos.orgQuotas, audit: repos.audit });
+  return {
+    routes: [
+      listSigningKeysRoute({ rotation }),
+      rotateSigningKeyRoute({ rotation }),
+      listOrganizationsRoute({ organizations }),
+      setQuotaRoute({ organizations }),
+    ],
+  };
+};

@@ -1,0 +1,98 @@
+import type { TTarget, TToolError } from '@palisade/contracts';
+import { makeScanRepo, transitionTool, type Prisma } from '@palisade/db';
+import { isTerminalScan, isTerminalTool, issueCallbackToken, toolCallbackUrl } from '@palisade/domain';
+import type { TQueuePayload } from '@palisade/queue';
+import { CheckoutError, isImplementedBuiltinTool, runBuiltinTool } from '@palisade/scanners';
+import type { Job } from 'bullmq';
+import { withCheckout } from './checkout-dir';
+import { dispatchOutbox, type TScanToolJobDeps } from './scan-job-deps';
+
+const PERMANENT_CHECKOUT_ERRORS = new Set(['invalid_url', 'invalid_ref', 'ref_not_found']);
+
+/** A refusal from the callback plane that a retry cannot change. */
+class ReportRejected extends Error {
+  constructor(readonly status: number, readonly body: string) {
+    super(`callback plane refused the report: HTTP ${status} ${body.slice(0, 500)}`);
+  }
+}
+
+/**
+ * scan-tool: runs one built-in tool on a checkout and posts its Palisade-format report to the
+ * callback plane with the tool's own credential, exactly as an external scanner would; the
+ * callback plane ingests it and moves the tool to succeeded. The worker never writes findings.
+ *
+ * The credential issued at creation is replaced here (its hash rotated in the same transaction
+ * that marks the tool running), so this run is the only holder of a valid one.
+ */
+export function makeScanToolJob(deps: TScanToolJobDeps) {
+  const prisma = deps.db.primary;
+  const post = deps.fetch ?? fetch;
+
+  async function finish(orgId: string, scanId: string, tool: string, to: 'failed' | 'skipped', error: TToolError): Promise<void> {
+    try {
+      const result = await prisma.$transaction((tx: Prisma.TransactionClient) => transitionTool(tx, orgId, scanId, tool, to, { error }));
+      await dispatchOutbox(deps, result.outboxIds);
+    } catch (err) {
+      // The deadline (or an ingest) got there first: the tool already has its outcome.
+      if ((err as { code?: string }).code !== 'invalid_state_transition') throw err;
+    }
+  }
+
+  return async (payload: TQueuePayload<'scan-tool'>, job?: Pick<Job, 'attemptsMade' | 'opts'>): Promise<unknown> => {
+    const { org_id: orgId, scan_id: scanId, tool } = payload;
+    const scan = await makeScanRepo(prisma).byId(orgId, scanId);
+    const row = scan?.tools.find((entry) => entry.tool === tool);
+    if (!scan || !row || isTerminalScan(scan.status) || isTerminalTool(row.status)) return { skipped: true };
+    const target = scan.target as TTarget;
+
+    if (!isImplementedBuiltinTool(tool)) {
+      await finish(orgId, scanId, tool, 'skipped', { error_code: 'tool_not_available', message: `The built-in tool "${tool}" is not available in this deployment.` });
+      return { skipped: 'tool_not_available' };
+    }
+    if (target.kind !== 'repository') {
+      await finish(orgId, scanId, tool, 'skipped', { error_code: 'target_not_supported', message: `The built-in tool "${tool}" scans repositories, not ${target.kind} targets.` });
+      return { skipped: 'target_not_supported' };
+    }
+
+    const credential = issueCallbackToken();
+    const started = await prisma.$transaction(async (tx: Prisma.TransactionClient) => {
+      const result = row.status === 'running' ? null : await transitionTool(tx, orgId, scanId, tool, 'running');
+      await makeScanRepo(tx).rotateCallbackToken(orgId, scanId, tool, credential.hash);
+      return result?.outboxIds ?? [];
+    });
+    await dispatchOutbox(deps, started);
+
+    try {
+      const report = await withCheckout(deps.workDir, target, scan.deadlineAt, (dir) => runBuiltinTool(tool, dir));
+      const response = await post(toolCallbackUrl(deps.callbackBaseUrl, scanId, tool), {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${credential.token}`,
+          'Content-Type': 'application/json',
+          'X-Report-Format': 'palisade',
+          // A retry after a lost response reads the stored result instead of ingesting twice.
+          'Idempotency-Key': `builtin-${scanId}-${tool}`,
+        },
+        body: JSON.stringify(report),
+      });
+      const text = await response.text();
+      if (response.ok) {
+        deps.log.info({ scanId, tool, results: report.results.length }, 'built-in tool report posted');
+        return { posted: report.results.length };
+      }
+      // Already reported (a previous attempt's post landed) or the scan ended meanwhile: nothing to do.
+      if (response.status === 409) return { conflict: text.slice(0, 200) };
+      if (response.status >= 400 && response.status < 500 && response.status !== 429) throw new ReportRejected(response.status, text);
+      throw new Error(`callback plane answered HTTP ${response.status}`);
+    } catch (error) {
+      const last = !job || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const permanent = error instanceof ReportRejected || (error instanceof CheckoutError && PERMANENT_CHECKOUT_ERRORS.has(error.code));
+      if (!permanent && !last) throw error;
+      const code = error instanceof CheckoutError ? `checkout_${error.code}` : error instanceof ReportRejected ? 'report_rejected' : 'tool_failed';
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 4096);
+      await finish(orgId, scanId, tool, 'failed', { error_code: code, message });
+      deps.log.warn({ scanId, tool, err: message }, 'built-in tool failed');
+      return { failed: code };
+    }
+  };
+}

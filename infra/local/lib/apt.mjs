@@ -1,0 +1,21 @@
+// Debian packages the launcher needs. As root they are installed with apt-get; otherwise the
+// exact command is printed and the launcher stops.
+import { isRoot, run } from './shell.mjs';
+
+let updated = false;
+
+export class MissingPackageError extends Error {}
+
+export async function aptInstall(packages, { ui, why }) {
+  const command = `apt-get update && apt-get install -y ${packages.join(' ')}`;
+  if (!isRoot()) {
+    throw new MissingPackageError(`${why}; install it with:\n\n    sudo sh -c '${command}'\n`);
+  }
+  ui.info(`${why}: apt-get install -y ${packages.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!updated) {
+    await run('apt-get', ['update', '-qq'], { env, quiet: true });
+    updated = true;
+  }
+  await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env, quiet: true });
+}

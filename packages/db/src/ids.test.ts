@@ -1,0 +1,19 @@
+import { uuidv7 } from './ids';
+
+describe('uuidv7', () => {
+  it('is a version 7, RFC 9562 variant UUID', () => {
+    expect(uuidv7()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('starts with the creation time in milliseconds', () => {
+    const at = Date.now() + 1000;
+    const hex = at.toString(16).padStart(12, '0');
+    expect(uuidv7(at).startsWith(`${hex.slice(0, 8)}-${hex.slice(8)}-7`)).toBe(true);
+  });
+
+  it('sorts in creation order, also within one millisecond', () => {
+    const ids = Array.from({ length: 5000 }, () => uuidv7());
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});

@@ -1,0 +1,149 @@
+import { once } from 'node:events';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+
+/**
+ * The staging half of report ingest. Findings are encoded as COPY text while the body streams
+ * in and shipped in batches: each batch is COPYed into a temporary table and merged into
+ * `findings` (ingest-merge.repo) inside the one ingest transaction, while the next batch is
+ * being parsed — the parser (Node) and the index maintenance (PostgreSQL) run side by side.
+ * Nothing is visible to anyone until COMMIT; a parse error, a truncated body or a killed process
+ * rolls the whole transaction back, temp table included, so a bad report writes nothing.
+ */
+export interface TStagedFinding {
+  fingerprint: string;
+  severity: string;
+  title: string;
+  description?: string;
+  ruleId: string;
+  ruleName?: string;
+  cwe: readonly string[];
+  cve: readonly string[];
+  location?: unknown;
+  evidence: unknown;
+  suppression?: unknown;
+}
+
+export const STAGING_TABLE = 'ingest_staging';
+
+const COLUMNS = 'seq, fingerprint, severity, title, description, rule_id, rule_name, cwe, cve, location, evidence, suppression';
+
+/**
+ * Rows per batch: big enough that per-statement costs (ANALYZE, plan, outbox grouping) vanish,
+ * small enough that two batches in memory (one parsing, one in the database) stay a few MiB.
+ */
+export const STAGING_BATCH_ROWS = 10_000;
+
+export async function createStagingTable(client: pg.PoolClient): Promise<void> {
+  // ON COMMIT DROP: the table lives exactly as long as the transaction; no cleanup path needed.
+  await client.query(
+    `CREATE TEMP TABLE ${STAGING_TABLE} (
+       seq integer NOT NULL, fingerprint text NOT NULL, severity text NOT NULL, title text NOT NULL,
+       description text, rule_id text NOT NULL, rule_name text, cwe text[] NOT NULL, cve text[] NOT NULL,
+       location jsonb, evidence jsonb NOT NULL, suppression jsonb
+     ) ON COMMIT DROP`,
+  );
+}
+
+/** COPYs one batch of encoded rows into the (empty) staging table. */
+export async function copyStagingBatch(client: pg.PoolClient, text: string): Promise<void> {
+  const stream = client.query(copyFrom(`COPY ${STAGING_TABLE} (${COLUMNS}) FROM STDIN`));
+  const finished = new Promise<void>((resolve, reject) => {
+    stream.on('finish', resolve);
+    stream.on('error', reject);
+  });
+  // Pieces of a few hundred KiB keep pg's socket writes (and their copies) small.
+  const PIECE = 256 * 1024;
+  for (let at = 0; at < text.length; at += PIECE) {
+    if (!stream.write(text.slice(at, at + PIECE), 'utf8')) await Promise.race([once(stream, 'drain'), finished]);
+  }
+  stream.end();
+  await finished;
+}
+
+/**
+ * Batches rows and runs `ship(batchText)` for each, one at a time, at most one batch ahead:
+ * while batch n is in the database, batch n+1 is being filled; filling n+2 waits for n.
+ */
+export class StagingBatcher {
+  private pending = '';
+  private pendingRows = 0;
+  private seq = 0;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ship: (text: string) => Promise<void>,
+    private readonly batchRows: number = STAGING_BATCH_ROWS,
+  ) {}
+
+  get rows(): number {
+    return this.seq;
+  }
+
+  async write(row: TStagedFinding): Promise<void> {
+    this.pending += encodeRow(this.seq++, row);
+    this.pendingRows++;
+    if (this.pendingRows >= this.batchRows) await this.shipPending();
+  }
+
+  /** Ships what is left and waits for every batch; throws the first batch failure. */
+  async end(): Promise<void> {
+    if (this.pendingRows > 0) await this.shipPending();
+    await this.chain;
+  }
+
+  /** Drops rows not yet shipped and waits for the batch in flight, ignoring its outcome (before a rollback). */
+  async abandon(): Promise<void> {
+    this.pending = '';
+    this.pendingRows = 0;
+    await this.chain.catch(() => undefined);
+  }
+
+  private async shipPending(): Promise<void> {
+    const text = this.pending;
+    this.pending = '';
+    this.pendingRows = 0;
+    const previous = this.chain;
+    this.chain = previous.then(() => this.ship(text));
+    // A failure is reported by the next await of the chain (here or in end()), never unhandled.
+    this.chain.catch(() => undefined);
+    await previous;
+  }
+}
+
+export function encodeRow(seq: number, row: TStagedFinding): string {
+  return (
+    `${seq}\t${text(row.fingerprint)}\t${text(row.severity)}\t${text(row.title)}\t${nullable(row.description)}\t` +
+    `${text(row.ruleId)}\t${nullable(row.ruleName)}\t${textArray(row.cwe)}\t${textArray(row.cve)}\t` +
+    `${json(row.location)}\t${text(jsonText(row.evidence ?? []))}\t${json(row.suppression)}\n`
+  );
+}
+
+// COPY text format: backslash, tab, newline and carriage return are escaped; \N is NULL.
+// NUL cannot be stored in text or jsonb at all, so it is dropped rather than failing the report.
+const SPECIAL = /[\\\t\n\r\u0000]/;
+function text(value: string): string {
+  if (!SPECIAL.test(value)) return value;
+  return value.replace(/[\\\t\n\r\u0000]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : ''));
+}
+
+function nullable(value: string | undefined): string {
+  return value === undefined ? '\\N' : text(value);
+}
+
+function json(value: unknown): string {
+  return value === undefined || value === null ? '\\N' : text(jsonText(value));
+}
+
+// jsonb refuses the \u0000 escape; the rare value that has one is re-serialized without NULs.
+function jsonText(value: unknown): string {
+  const out = JSON.stringify(value);
+  if (!out.includes('\\u0000')) return out;
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.replace(/\u0000/g, '') : v));
+}
+
+/** A PostgreSQL array literal: every element double-quoted, quotes and backslashes escaped. */
+function textArray(values: readonly string[]): string {
+  if (values.length === 0) return '{}';
+  return text(`{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`);
+}

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import type { TEvidence } from '@palisade/contracts';
+import type { TFindingLocation, TNormalizedFinding } from './normalized-finding';
+
+/**
+ * Brings a parser's finding within the model's limits (ZNormalizedFinding, ZEvidence): strings
+ * clipped, arrays cut, lines below 1 dropped, empty evidence removed. Parsers produce what the
+ * report says; this is the one place that makes it fit, so an overlong message or a 5000-step
+ * code flow in one result never costs the rest of the report.
+ */
+// NUL cannot be stored in PostgreSQL text or jsonb (grype reports carry one in a Java version).
+const clip = (s: string, max: number): string => {
+  const t = s.includes('\u0000') ? s.replace(/\u0000/g, '') : s;
+  return t.length <= max ? t : t.slice(0, max - 1) + '…';
+};
+const clipOpt = (s: string | undefined, max: number): string | undefined => (s === undefined || s === '' ? undefined : clip(s, max));
+const line = (n: number | undefined): number | undefined => (n !== undefined && Number.isInteger(n) && n >= 1 ? n : undefined);
+
+/** A copy without the undefined keys (built fresh: `delete` would slow every later access). */
+function compact<T extends object>(o: T): T {
+  const out = {} as T;
+  for (const k in o) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+function region<T extends { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number }>(r: T): T {
+  return compact({
+    ...r,
+    path: clip(r.path, 4096),
+    start_line: line(r.start_line),
+    end_line: line(r.end_line),
+    start_column: line(r.start_column),
+    end_column: line(r.end_column),
+  });
+}
+
+function limitEvidence(e: TEvidence): TEvidence | undefined {
+  switch (e.kind) {
+    case 'code_span':
+      return e.region.path === '' ? undefined : compact({ kind: e.kind, region: region(e.region), snippet: clipOpt(e.snippet, 8192) });
+    case 'dataflow_path': {
+      const steps = e.steps
+        .filter((s) => s.region.path !== '')
+        .slice(0, 1000)
+        .map((s) => compact({ region: region(s.region), message: clipOpt(s.message, 2048) }));
+      return steps.length === 0 ? undefined : { kind: e.kind, steps };
+    }
+    case 'dependency_path': {
+      const path = e.path.map((p) => clip(p, 1024)).filter((p) => p !== '');
+      // Keep both ends of an over-long chain: the root and the vulnerable package matter most.
+      const cut = path.length > 256 ? [...path.slice(0, 128), ...path.slice(-128)] : path;
+      if (cut.length === 0) return undefined;
+      return compact({
+        kind: e.kind,
+        path: cut,
+        package: compact({ name: clip(e.package.name, 512), version: clipOpt(e.package.version, 256), purl: clipOpt(e.package.purl, 1024), ecosystem: clipOpt(e.package.ecosystem, 64) }),
+        fixed_versions: e.fixed_versions === undefined || e.fixed_versions.length === 0 ? undefined : e.fixed_versions.slice(0, 64).map((v) => clip(v, 256)),
+      });
+    }
+    case 'config_path':
+      return e.file === ''
+        ? undefined
+        : compact({ kind: e.kind, file: clip(e.file, 4096), path: clip(e.path, 2048), line: line(e.line), actual: clipOpt(e.actual, 2048), expected: clipOpt(e.expected, 2048) });
+    case 'artifact_hash':
+      return compact({ kind: e.kind, algorithm: clip(e.algorithm, 32), digest: clip(e.digest, 256), artifact: clipOpt(e.artifact, 4096) });
+    default:
+      return e;
+  }
+}
+
+function limitLocation(l: TFindingLocation): TFindingLocation {
+  return compact({
+    path: clipOpt(l.path, 4096),
+    start_line: line(l.start_line),
+    end_line: line(l.end_line),
+    start_column: line(l.start_column),
+    end_column: line(l.end_column),
+    package:
+      l.package === undefined
+        ? undefined
+        : compact({ name: clip(l.package.name, 512), version: clipOpt(l.package.version, 256), purl: clipOpt(l.package.purl, 1024), ecosystem: clipOpt(l.package.ecosystem, 64) }),
+    logical: clipOpt(l.logical, 1024),
+  });
+}
+
+export function limitFinding(f: TNormalizedFinding): TNormalizedFinding {
+  const evidence: TEvidence[] = [];
+  for (const e of f.evidence) {
+    if (evidence.length >= 64) break;
+    const limited = limitEvidence(e);
+    if (limited !== undefined) evidence.push(limited);
+  }
+  return compact({
+    tool: clip(f.tool, 64),
+    source_tool: f.source_tool === undefined ? undefined : compact({ name: clip(f.source_tool.name, 256), version: clipOpt(f.source_tool.version, 64) }),
+    rule: compact({
+      id: clip(f.rule.id, 256),
+      name: clipOpt(f.rule.name, 512),
+      cwe: [...new Set(f.rule.cwe)].filter((c) => /^CWE-\d+$/.test(c)).slice(0, 32),
+      cve: [...new Set(f.rule.cve)].map((c) => clip(c, 64)).slice(0, 64),
+    }),
+    severity: f.severity,
+    title: clip(f.title.trim() === '' ? f.rule.id : f.title, 1024),
+    message: clipOpt(f.message, 8192),
+    location: limitLocation(f.location),
+    evidence,
+    // A long identity is hashed, not clipped: clipping could make two identities one.
+    fingerprint_hint:
+      f.fingerprint_hint === undefined || f.fingerprint_hint === ''
+        ? undefined
+        : f.fingerprint_hint.length > 512
+          ? 'sha256:' + createHash('sha256').update(f.fingerprint_hint).digest('hex')
+          : f.fingerprint_hint,
+    suppression:
+      f.suppression === undefined
+        ? undefined
+        : compact({ kind: f.suppression.kind, status: clipOpt(f.suppression.status, 64), justification: clipOpt(f.suppression.justification, 4096) }),
+    occurrence: f.occurrence,
+  });
+}

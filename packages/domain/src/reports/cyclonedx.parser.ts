@@ -1,0 +1,236 @@
+import { PackageURL } from 'packageurl-js';
+import type { TEvidence, TSeverity } from '@palisade/contracts';
+import type { TFindingPackage, TFindingSuppression, TNormalizedFinding } from '../findings/normalized-finding';
+import { maxSeverity, severityFromCvssScore, toolSeverity } from '../findings/severity';
+import type { TPathSegment, TSplitEvent, TValueKind } from './json-splitter';
+import { chainsToRoot, defined, dependencyPathEvidence, packageVulnTitle } from './package-vuln';
+import { ReportParseError, shapeError } from './report-parse-error';
+import type { TParseReportOptions, TReportComponent, TReportHandler, TReportItem } from './report-item';
+import { arr, cvesFromText, cweFromNumber, ecosystemFromPurl, num, obj, str, uniq, type TJsonObject } from './report-values';
+import { pickToolName } from './tool-name';
+
+/**
+ * CycloneDX JSON 1.2-1.7 (SBOM, SBOM with vulnerabilities, standalone VEX). Streams
+ * `components[]` (each top-level component with its nested ones) and `vulnerabilities[]`; keeps
+ * a bom-ref → package table (name, version, purl, first hash) and the `dependencies` graph, both
+ * proportional to the number of components, never to the file.
+ *
+ * One finding per vulnerability per affected ref. Vulnerabilities are normalized as they stream
+ * once `components` has been read; a document that lists vulnerabilities before (or without)
+ * components, such as a standalone VEX, has them held until the end so that refs can resolve.
+ */
+interface TRefInfo {
+  pkg: TFindingPackage;
+  hash?: { alg: string; content: string };
+}
+
+export function makeCycloneDxHandler(options: TParseReportOptions): TReportHandler {
+  const refs = new Map<string, TRefInfo>();
+  const parents = new Map<string, string[]>();
+  let rootRef: string | undefined;
+  let toolName: string | undefined;
+  let toolVersion: string | undefined;
+  let componentsDone = false;
+  let bomFormat: unknown;
+  const held: TJsonObject[] = [];
+
+  const plan = (path: readonly TPathSegment[], kind: TValueKind) => {
+    const d = path.length;
+    if (d === 0) {
+      if (kind !== 'object') throw shapeError(path, 'a CycloneDX document must be a JSON object');
+      return 'stream' as const;
+    }
+    const key = path[0];
+    if (d === 1) {
+      if (key === 'components' || key === 'vulnerabilities') {
+        if (kind === 'null') return 'skip' as const;
+        if (kind !== 'array') throw shapeError(path, `"${key}" must be an array`);
+        return 'stream' as const;
+      }
+      return key === 'bomFormat' || key === 'specVersion' || key === 'metadata' || key === 'dependencies' ? ('capture' as const) : ('skip' as const);
+    }
+    if (d === 2 && (key === 'components' || key === 'vulnerabilities') && kind !== 'object') throw shapeError(path, `each entry of "${key}" must be an object`);
+    return 'capture' as const;
+  };
+
+  const addComponent = (c: TJsonObject, out: TReportItem[], depth: number): void => {
+    const name = str(c.name);
+    if (name !== undefined) {
+      const group = str(c.group);
+      const purl = str(c.purl);
+      const component: TReportComponent = defined({
+        name,
+        group,
+        version: str(c.version),
+        purl,
+        type: str(c.type),
+        licenses: licensesOf(c.licenses),
+        bom_ref: str(c['bom-ref']),
+      });
+      out.push({ type: 'component', component });
+      const info: TRefInfo = { pkg: defined({ name: group === undefined ? name : `${group}/${name}`, version: str(c.version), purl, ecosystem: ecosystemFromPurl(purl) }) };
+      const h = obj(arr(c.hashes)[0]);
+      if (str(h?.alg) !== undefined && str(h?.content) !== undefined) info.hash = { alg: str(h?.alg) as string, content: str(h?.content) as string };
+      if (component.bom_ref !== undefined) refs.set(component.bom_ref, info);
+      if (purl !== undefined && !refs.has(purl)) refs.set(purl, info);
+    }
+    // Assemblies nest components; depth is bounded so a hostile document cannot recurse forever.
+    if (depth < 32) for (const child of arr(c.components)) if (obj(child)) addComponent(obj(child) as TJsonObject, out, depth + 1);
+  };
+
+  const resolveRef = (ref: string): TRefInfo => {
+    const known = refs.get(ref);
+    if (known !== undefined) return known;
+    // BOM-Link (urn:cdx:serial/version#bom-ref): the fragment is the ref in the other BOM.
+    const hash = ref.indexOf('#');
+    let local = ref;
+    if (ref.startsWith('urn:cdx:') && hash >= 0) {
+      try {
+        local = decodeURIComponent(ref.slice(hash + 1));
+      } catch {
+        local = ref.slice(hash + 1);
+      }
+    }
+    const linked = refs.get(local);
+    if (linked !== undefined) return linked;
+    if (local.startsWith('pkg:')) {
+      try {
+        const p = PackageURL.fromString(local);
+        return { pkg: defined({ name: p.namespace ? `${p.namespace}/${p.name}` : p.name, version: p.version ?? undefined, purl: local, ecosystem: p.type }) };
+      } catch {
+        // Not a valid purl: fall through to the ref itself as the name.
+      }
+    }
+    return { pkg: { name: local } };
+  };
+
+  const emitVulnerability = (v: TJsonObject, out: TReportItem[]): void => {
+    const id = str(v.id) ?? str(v['bom-ref']) ?? 'cyclonedx-vulnerability';
+    const refIds = arr(v.references).map((r) => str(obj(r)?.id));
+    const severity = ratingSeverity(v.ratings);
+    const cwe = uniq(arr(v.cwes).map(cweFromNumber));
+    const cve = cvesFromText(id, ...refIds);
+    const suppression = vexSuppression(v.analysis);
+    const message = str(v.description) ?? str(v.detail);
+    const tool = pickToolName(options.tool, toolName, 'cyclonedx');
+    const sourceTool = toolName === undefined ? undefined : defined({ name: toolName, version: toolVersion });
+    const affects = arr(v.affects).map(obj).filter((a): a is TJsonObject => a !== undefined && str(a.ref) !== undefined);
+    const base = (pkg: TFindingPackage | undefined, evidence: TEvidence[]): TNormalizedFinding =>
+      defined({
+        tool,
+        source_tool: sourceTool,
+        rule: defined({ id, name: str(v.title), cwe, cve }),
+        severity,
+        title: packageVulnTitle(id, pkg),
+        message,
+        location: pkg === undefined ? {} : { package: pkg },
+        evidence,
+        suppression,
+      });
+    if (affects.length === 0) {
+      out.push({ type: 'finding', finding: base(undefined, []) });
+      return;
+    }
+    for (const a of affects) {
+      // An affects entry whose versions are all "unaffected" says the component is not hit.
+      const statuses = arr(a.versions).map((x) => str(obj(x)?.status) ?? 'affected');
+      if (statuses.length > 0 && statuses.every((s) => s === 'unaffected')) continue;
+      const ref = str(a.ref) as string;
+      const info = resolveRef(ref);
+      const evidence: TEvidence[] = [];
+      const chains = parents.size === 0 ? [] : chainsToRoot(ref, (n) => parents.get(n) ?? [], (n) => n === rootRef, 4);
+      const name = (n: string): string => refs.get(n)?.pkg.purl ?? refs.get(n)?.pkg.name ?? n;
+      if (chains.length === 0) evidence.push(dependencyPathEvidence(info.pkg, undefined, undefined));
+      for (const chain of chains) evidence.push(dependencyPathEvidence(info.pkg, chain.map(name), undefined));
+      if (info.hash !== undefined) evidence.push({ kind: 'artifact_hash', algorithm: info.hash.alg.toLowerCase(), digest: info.hash.content, artifact: info.pkg.purl ?? info.pkg.name });
+      out.push({ type: 'finding', finding: base(info.pkg, evidence) });
+    }
+  };
+
+  const onEvent = (ev: TSplitEvent, out: TReportItem[]): void => {
+    const p = ev.path;
+    if (ev.type === 'exit') {
+      if (p.length === 1 && p[0] === 'components') componentsDone = true;
+      return;
+    }
+    if (ev.type !== 'value') return;
+    const key = p[0];
+    if (p.length === 1) {
+      if (key === 'bomFormat') {
+        bomFormat = ev.value;
+        if (bomFormat !== 'CycloneDX') throw shapeError(p, '"bomFormat" must be "CycloneDX"');
+      } else if (key === 'specVersion') {
+        if (typeof ev.value !== 'string' || !/^1\.\d+$/.test(ev.value)) {
+          throw new ReportParseError('unsupported_version', `CycloneDX specVersion ${JSON.stringify(ev.value)} is not supported; send 1.x JSON`, '/specVersion');
+        }
+      } else if (key === 'metadata') readMetadata(obj(ev.value));
+      else if (key === 'dependencies') {
+        for (const d of arr(ev.value)) {
+          const ref = str(obj(d)?.ref);
+          if (ref === undefined) continue;
+          for (const child of arr(obj(d)?.dependsOn)) {
+            const c = str(child);
+            if (c === undefined) continue;
+            const list = parents.get(c);
+            if (list === undefined) parents.set(c, [ref]);
+            else if (!list.includes(ref)) list.push(ref);
+          }
+        }
+      }
+      return;
+    }
+    if (p.length !== 2) return;
+    if (key === 'components') addComponent(ev.value as TJsonObject, out, 0);
+    else if (key === 'vulnerabilities') {
+      if (componentsDone) emitVulnerability(ev.value as TJsonObject, out);
+      else held.push(ev.value as TJsonObject);
+    }
+  };
+
+  const readMetadata = (m: TJsonObject | undefined): void => {
+    rootRef = str(obj(m?.component)?.['bom-ref']);
+    // metadata.tools: an array of {vendor, name, version} (<= 1.4) or {components: [...]} (1.5+).
+    const tools = obj(m?.tools);
+    const first = obj(Array.isArray(m?.tools) ? m?.tools[0] : arr(tools?.components)[0] ?? arr(tools?.services)[0]);
+    toolName = str(first?.name);
+    toolVersion = str(first?.version);
+  };
+
+  const finish = (out: TReportItem[]): void => {
+    if (bomFormat === undefined) throw shapeError(['bomFormat'], 'the document has no "bomFormat"; is it CycloneDX JSON?');
+    for (const v of held.splice(0, held.length)) emitVulnerability(v, out);
+  };
+
+  return { plan, onEvent, finish };
+}
+
+function licensesOf(value: unknown): string[] {
+  const out: (string | undefined)[] = [];
+  for (const entry of arr(value)) {
+    const e = obj(entry);
+    const lic = obj(e?.license);
+    out.push(str(e?.expression) ?? str(lic?.id) ?? str(lic?.name));
+  }
+  return uniq(out);
+}
+
+/** The highest severity any rating states (a vendor's "none" does not lower another's "high"). */
+function ratingSeverity(ratings: unknown): TSeverity {
+  let best: TSeverity | undefined;
+  for (const r of arr(ratings).map(obj)) {
+    if (r === undefined) continue;
+    const s = toolSeverity.cyclonedx(r.severity) ?? (num(r.score) === undefined ? undefined : severityFromCvssScore(num(r.score) as number));
+    if (s === undefined || (s === 'info' && r.severity === 'unknown')) continue;
+    best = best === undefined ? s : maxSeverity(best, s);
+  }
+  return best ?? 'info';
+}
+
+/** VEX: not_affected, false_positive and resolved(_with_pedigree) dismiss the finding. */
+function vexSuppression(analysis: unknown): TFindingSuppression | undefined {
+  const a = obj(analysis);
+  const state = str(a?.state);
+  if (state === undefined || !['not_affected', 'false_positive', 'resolved', 'resolved_with_pedigree'].includes(state)) return undefined;
+  const why = [str(a?.justification), str(a?.detail)].filter((x) => x !== undefined).join(': ');
+  return why === '' ? { kind: 'vex', status: state } : { kind: 'vex', status: state, justification: why };
+}

@@ -1,0 +1,107 @@
+import type { TEvidence } from '@palisade/contracts';
+import type { TFindingPackage } from '../findings/normalized-finding';
+import { severityFromCvssScore, toolSeverity } from '../findings/severity';
+import type { TPathSegment, TSplitEvent, TValueKind } from './json-splitter';
+import { defined, dependencyPathEvidence, digestEvidence, packageVulnTitle } from './package-vuln';
+import { shapeError } from './report-parse-error';
+import type { TParseReportOptions, TReportHandler, TReportItem } from './report-item';
+import { arr, cvesFromText, cweFromNumber, ecosystemFromPurl, num, obj, str, uniq, type TJsonObject } from './report-values';
+import { pickToolName } from './tool-name';
+
+/**
+ * Grype JSON (`grype -o json`), from the 2021 schema (vulnerability.links, cvssV2/cvssV3,
+ * fixedInVersion) to the current one (cvss[], fix{versions,state}, relatedVulnerabilities,
+ * epss, cwes). Streams `matches[]`; each match is self-contained, so nothing else is kept
+ * beyond the descriptor's version.
+ */
+export function makeGrypeHandler(options: TParseReportOptions): TReportHandler {
+  let version: string | undefined;
+  let sawMatches = false;
+
+  const plan = (path: readonly TPathSegment[], kind: TValueKind) => {
+    const d = path.length;
+    if (d === 0) {
+      if (kind !== 'object') throw shapeError(path, 'a Grype report must be a JSON object');
+      return 'stream' as const;
+    }
+    if (d === 1) {
+      if (path[0] === 'matches') {
+        if (kind === 'null') return 'skip' as const;
+        if (kind !== 'array') throw shapeError(path, '"matches" must be an array');
+        return 'stream' as const;
+      }
+      return path[0] === 'descriptor' ? ('capture' as const) : ('skip' as const);
+    }
+    if (path[0] === 'matches' && d === 2 && kind !== 'object') throw shapeError(path, 'each match must be an object');
+    return path[0] === 'matches' ? ('capture' as const) : ('skip' as const);
+  };
+
+  const onEvent = (ev: TSplitEvent, out: TReportItem[]): void => {
+    if (ev.type === 'enter' && ev.path.length === 1 && ev.path[0] === 'matches') sawMatches = true;
+    if (ev.type !== 'value') return;
+    if (ev.path[0] === 'descriptor') {
+      version = str(obj(ev.value)?.version);
+      return;
+    }
+    const m = ev.value as TJsonObject;
+    const v = obj(m.vulnerability) ?? {};
+    const related = arr(m.relatedVulnerabilities).map(obj).filter((r): r is TJsonObject => r !== undefined);
+    const a = obj(m.artifact) ?? {};
+    const id = str(v.id) ?? 'grype-vulnerability';
+    const purl = str(a.purl);
+    const name = str(a.name);
+    const pkg: TFindingPackage | undefined =
+      name === undefined ? undefined : defined({ name, version: str(a.version), purl, ecosystem: ecosystemFromPurl(purl) ?? str(a.type)?.toLowerCase() });
+    const fix = obj(v.fix);
+    const fixed = fix !== undefined ? (fix.state === 'fixed' ? arr(fix.versions).map(str).filter((x): x is string => x !== undefined) : []) : uniq([str(v.fixedInVersion)]);
+    const locations = arr(a.locations).map(obj).filter((l): l is TJsonObject => l !== undefined);
+    const evidence: TEvidence[] = [];
+    if (pkg !== undefined) evidence.push(dependencyPathEvidence(pkg, undefined, fixed));
+    for (const l of locations.slice(0, 4)) {
+      const e = digestEvidence(str(l.layerID), str(l.path));
+      if (e !== undefined) evidence.push(e);
+    }
+    const description = str(v.description) ?? related.map((r) => str(r.description)).find((x) => x !== undefined);
+    out.push({
+      type: 'finding',
+      finding: defined({
+        tool: pickToolName(options.tool, 'grype', 'grype'),
+        source_tool: defined({ name: 'grype', version }),
+        rule: {
+          id,
+          cwe: uniq(arr(v.cwes).map((c) => (typeof c === 'object' ? cweFromNumber(obj(c)?.cwe) : cweFromNumber(c)))),
+          cve: cvesFromText(id, ...related.map((r) => r.id)),
+        },
+        severity: severity(v, related),
+        title: packageVulnTitle(id, pkg),
+        message: description,
+        location: defined({ path: str(locations[0]?.path), package: pkg }),
+        evidence,
+      }),
+    });
+  };
+
+  const finish = (): void => {
+    if (!sawMatches) throw shapeError(['matches'], 'the Grype report has no "matches" array');
+  };
+
+  return { plan, onEvent, finish };
+}
+
+/** Grype's own label; when it is Unknown, the best CVSS base score it lists (own, then related). */
+function severity(v: TJsonObject, related: TJsonObject[]): ReturnType<typeof toolSeverity.grype> {
+  const label = toolSeverity.grype(v.severity);
+  if (label !== 'info' || /negligible/i.test(String(v.severity))) return label;
+  const scores: number[] = [];
+  for (const source of [v, ...related]) {
+    for (const c of arr(source.cvss)) {
+      const s = num(obj(obj(c)?.metrics)?.baseScore);
+      if (s !== undefined) scores.push(s);
+    }
+    for (const k of ['cvssV3', 'cvssV2']) {
+      const s = num(obj(source[k])?.baseScore);
+      if (s !== undefined) scores.push(s);
+    }
+  }
+  return scores.length === 0 ? label : severityFromCvssScore(Math.max(...scores)) ?? label;
+}

@@ -1,0 +1,84 @@
+import type { TNormalizedFinding } from '../findings/normalized-finding';
+import { parseReportBuffer } from './parse-report';
+import { describeCorpus, parseCorpusFile } from './testing/corpus';
+
+/** audit-ci's "advisory|path" notation, from our dependency_path evidence. */
+const advisoryPaths = (fs: TNormalizedFinding[]): string[] =>
+  fs.flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'dependency_path' ? [`${f.rule.id}|${e.path.join('>')}`] : []))).sort();
+
+describe('npm audit parser', () => {
+  it('rejects an npm error report and a report with neither shape', async () => {
+    await expect(parseReportBuffer('npm-audit', '{"error": {"code": "ENOLOCK", "summary": "no lockfile"}}')).rejects.toMatchObject({ code: 'invalid_shape', message: expect.stringContaining('no lockfile') });
+    await expect(parseReportBuffer('npm-audit', '{"metadata": {}}')).rejects.toMatchObject({ code: 'invalid_shape' });
+  });
+});
+
+describeCorpus('npm audit corpus (facts from MANIFEST.md)', () => {
+  it.each([['npm-audit/dd_npm6_no-vuln.json'], ['npm-audit/dd_npm7_no-vuln.json']])('%s: 0 findings', async (file) => {
+    expect((await parseCorpusFile('npm-audit', file)).findings).toHaveLength(0);
+  });
+
+  it('v1, five advisories: 5 findings, CVE-2017-16138 and CVE-2017-16119 among them, [4] on mime 1.3.4', async () => {
+    const { findings } = await parseCorpusFile('npm-audit', 'npm-audit/dd_npm6_five-advisories.json');
+    expect(findings).toHaveLength(5);
+    expect(findings.flatMap((f) => f.rule.cve)).toEqual(expect.arrayContaining(['CVE-2017-16138', 'CVE-2017-16119']));
+    expect(findings[4].location.package).toEqual({ name: 'mime', version: '1.3.4', purl: 'pkg:npm/mime@1.3.4', ecosystem: 'npm' });
+    expect(findings[0].evidence[0]).toMatchObject({ kind: 'dependency_path', path: ['express', 'accepts', 'negotiator'], fixed_versions: ['0.6.1'] });
+  });
+
+  it('v1 and v2 reports of one project agree: GHSA-hrpp-h998-j3pp|qs, high', async () => {
+    const v1 = await parseCorpusFile('npm-audit', 'npm-audit/audit-ci_npm6_high_qs.json');
+    const v2 = await parseCorpusFile('npm-audit', 'npm-audit/audit-ci_npm7_high_qs.json');
+    for (const { findings } of [v1, v2]) {
+      expect(advisoryPaths(findings)).toEqual(['GHSA-hrpp-h998-j3pp|qs']);
+      expect(findings[0].severity).toBe('high');
+    }
+    expect(v2.findings[0].rule.cwe).toEqual(['CWE-1321']);
+    expect(v2.findings[0].evidence[0]).toMatchObject({ fixed_versions: ['6.11.2'] });
+  });
+
+  it.each([
+    ['npm-audit/audit-ci_npm7_critical_open.json', 'GHSA-28xh-wpgr-7fm8|open', 'critical'],
+    ['npm-audit/audit-ci_npm7_moderate_base64url.json', 'GHSA-rvg8-pwq2-xj7q|base64url', 'medium'],
+    ['npm-audit/audit-ci_npm7_low_chownr.json', 'GHSA-c6rq-rjc2-86v2|chownr', 'low'],
+  ])('%s: %s at %s', async (file, path, severity) => {
+    const { findings } = await parseCorpusFile('npm-audit', file);
+    expect(advisoryPaths(findings)).toEqual([path]);
+    expect(findings[0].severity).toBe(severity);
+  });
+
+  it('transitive paths: the 5 advisories over the 10 advisory|path pairs audit-ci reports (found + allowlisted)', async () => {
+    const { findings } = await parseCorpusFile('npm-audit', 'npm-audit/audit-ci_npm7_transitive-paths.json');
+    expect(findings.map((f) => f.rule.id).sort()).toEqual(['GHSA-42xw-2xvc-qx8m', 'GHSA-4w2v-q235-vp99', 'GHSA-74fj-2j2h-c42q', 'GHSA-cph5-m8f7-6c5x', 'GHSA-pw2r-vq6v-hr8c']);
+    expect(advisoryPaths(findings)).toEqual(
+      [
+        'GHSA-4w2v-q235-vp99|axios',
+        'GHSA-74fj-2j2h-c42q|axios>follow-redirects',
+        'GHSA-74fj-2j2h-c42q|github-build>axios>follow-redirects',
+        'GHSA-cph5-m8f7-6c5x|axios',
+        'GHSA-42xw-2xvc-qx8m|axios',
+        'GHSA-42xw-2xvc-qx8m|github-build>axios',
+        'GHSA-4w2v-q235-vp99|github-build>axios',
+        'GHSA-cph5-m8f7-6c5x|github-build>axios',
+        'GHSA-pw2r-vq6v-hr8c|axios>follow-redirects',
+        'GHSA-pw2r-vq6v-hr8c|github-build>axios>follow-redirects',
+      ].sort(),
+    );
+  });
+
+  // DefectDojo counts one finding per `vulnerabilities` entry; we count one per (package,
+  // advisory), and entries vulnerable only through a dependency become path links (see parser).
+  it('v2, one entry with two advisories: two findings, the high one and the CWE-400 one', async () => {
+    const { findings } = await parseCorpusFile('npm-audit', 'npm-audit/dd_npm7_one-vuln.json');
+    expect(findings.map((f) => [f.rule.id, f.severity, f.rule.cwe])).toEqual([
+      ['GHSA-gxpj-cx7g-858c', 'medium', ['CWE-400']],
+      ['GHSA-9vvw-cc9w-f27h', 'high', ['CWE-1333']],
+    ]);
+  });
+
+  it('v2, six entries: the three advisories, with the three transitive entries on their paths', async () => {
+    const { findings } = await parseCorpusFile('npm-audit', 'npm-audit/dd_npm7_six-vulns.json');
+    expect(findings.map((f) => f.location.package?.name)).toEqual(['debug', 'semver', 'undici']);
+    expect(advisoryPaths(findings).map((p) => p.split('|')[1]).sort()).toEqual(['vercel>@vercel/fun>debug', 'vercel>@vercel/fun>semver', 'vercel>@vercel/node>undici']);
+  });
+});

@@ -1,0 +1,143 @@
+import type { TSeverity } from '@palisade/contracts';
+import type { TFindingPackage } from '../findings/normalized-finding';
+import { cvss3BaseScore, maxSeverity, severityFromCvssScore, severityFromLabel } from '../findings/severity';
+import type { TPathSegment, TSplitEvent, TValueKind } from './json-splitter';
+import { defined, dependencyPathEvidence, packageVulnTitle } from './package-vuln';
+import { shapeError } from './report-parse-error';
+import type { TParseReportOptions, TReportHandler, TReportItem } from './report-item';
+import { arr, cvesFromText, cweFromText, num, obj, str, uniq, type TJsonObject } from './report-values';
+import { pickToolName } from './tool-name';
+
+/**
+ * OSV-Scanner JSON (`osv-scanner --format json`): results[] (one per scanned source) →
+ * packages[] (streamed one at a time) → vulnerabilities (full OSV records) and groups. One
+ * finding per group, named by its CVE where it has one: a group gathers the records that are aliases of one vulnerability (a GHSA
+ * and a PYSEC entry for the same issue), so one fix closes one finding. Without groups (older
+ * releases), one finding per record. Malicious-package records (MAL-*) are critical: the
+ * advisory's own advice is to treat the machine as compromised.
+ */
+export function makeOsvScannerHandler(options: TParseReportOptions): TReportHandler {
+  const tool = pickToolName(options.tool, 'osv-scanner', 'osv-scanner');
+  let source: string | undefined;
+  let sawResults = false;
+  let waiting: TJsonObject[] = [];
+  let sourceSeen = false;
+
+  const plan = (path: readonly TPathSegment[], kind: TValueKind) => {
+    const d = path.length;
+    if (d === 0) {
+      if (kind !== 'object') throw shapeError(path, 'an OSV-Scanner report must be a JSON object');
+      return 'stream' as const;
+    }
+    if (path[0] !== 'results') return 'skip' as const;
+    if (d === 1) {
+      if (kind === 'null') return 'skip' as const;
+      if (kind !== 'array') throw shapeError(path, '"results" must be an array');
+      return 'stream' as const;
+    }
+    if (d === 2) return kind === 'object' ? ('stream' as const) : ('skip' as const);
+    if (d === 3) return path[2] === 'source' ? ('capture' as const) : path[2] === 'packages' && kind === 'array' ? ('stream' as const) : ('skip' as const);
+    return d === 4 && path[2] === 'packages' && kind === 'object' ? ('capture' as const) : ('skip' as const);
+  };
+
+  const emitPackage = (entry: TJsonObject, out: TReportItem[]): void => {
+    const p = obj(entry.package) ?? {};
+    const name = str(p.name) ?? (str(p.commit) === undefined ? undefined : `commit:${str(p.commit)}`);
+    if (name === undefined) return;
+    const pkg: TFindingPackage = defined({ name, version: str(p.version), purl: str(p.purl), ecosystem: str(p.ecosystem)?.toLowerCase() });
+    const records = arr(entry.vulnerabilities).map(obj).filter((v): v is TJsonObject => v !== undefined);
+    const byId = new Map(records.map((r) => [str(r.id) ?? '', r]));
+    const groups = arr(entry.groups).map(obj).filter((g): g is TJsonObject => g !== undefined);
+    const sets = groups.length > 0 ? groups.map((g) => ({ ids: arr(g.ids).map(str).filter((x): x is string => x !== undefined), aliases: arr(g.aliases), max: g.max_severity })) : records.map((r) => ({ ids: [str(r.id) ?? 'osv'], aliases: arr(r.aliases), max: undefined }));
+    for (const set of sets) {
+      const recs = set.ids.map((id) => byId.get(id)).filter((r): r is TJsonObject => r !== undefined);
+      const id = stableId(set.ids, [...set.aliases, ...recs.flatMap((r) => arr(r.aliases))]);
+      const fixed = uniq(recs.flatMap((r) => fixedVersions(r, p)));
+      const summary = recs.map((r) => str(r.summary)).find((x) => x !== undefined);
+      out.push({
+        type: 'finding',
+        finding: defined({
+          tool,
+          source_tool: { name: 'osv-scanner' },
+          rule: defined({
+            id,
+            name: summary,
+            cwe: uniq(recs.flatMap((r) => [...arr(obj(r.database_specific)?.cwe_ids), ...arr(r.affected).flatMap((a) => arr(obj(obj(a)?.database_specific)?.cwes).map((c) => obj(c)?.cweId))]).map(cweFromText)),
+            cve: cvesFromText(...set.ids, ...set.aliases, ...recs.flatMap((r) => arr(r.aliases))),
+          }),
+          severity: severity(set.ids, set.max, recs),
+          title: packageVulnTitle(id, pkg),
+          message: summary ?? recs.map((r) => str(r.details)).find((x) => x !== undefined),
+          location: defined({ path: source, package: pkg }),
+          evidence: [dependencyPathEvidence(pkg, undefined, fixed)],
+        }),
+      });
+    }
+  };
+
+  const onEvent = (ev: TSplitEvent, out: TReportItem[]): void => {
+    const p = ev.path;
+    if (p.length === 1 && ev.type === 'enter') sawResults = true;
+    if (p.length === 2) {
+      // A source's packages wait for its "source" (written first by osv-scanner).
+      if (ev.type === 'enter') {
+        source = undefined;
+        sourceSeen = false;
+        waiting = [];
+      } else if (ev.type === 'exit') for (const w of waiting.splice(0)) emitPackage(w, out);
+      return;
+    }
+    if (ev.type !== 'value') return;
+    if (p.length === 3) {
+      source = str(obj(ev.value)?.path);
+      sourceSeen = true;
+    } else if (sourceSeen) emitPackage(ev.value as TJsonObject, out);
+    else waiting.push(ev.value as TJsonObject);
+  };
+
+  const finish = (): void => {
+    if (!sawResults) throw shapeError(['results'], 'the OSV-Scanner report has no "results" array');
+  };
+
+  return { plan, onEvent, finish };
+}
+
+/**
+ * One name for a group, stable when another database's record joins it in a later scan: its CVE
+ * alias, else its GHSA id, else its first id.
+ */
+function stableId(ids: string[], aliases: unknown[]): string {
+  const all = uniq([...ids, ...aliases.map(str)]).sort();
+  return all.find((x) => /^CVE-\d{4}-\d+$/i.test(x)) ?? all.find((x) => /^GHSA-/i.test(x)) ?? ids[0] ?? 'osv';
+}
+
+function fixedVersions(record: TJsonObject, pkg: TJsonObject): string[] {
+  const out: string[] = [];
+  for (const a of arr(record.affected).map(obj)) {
+    const ap = obj(a?.package);
+    if (ap !== undefined && str(ap.name) !== undefined && str(ap.name) !== str(pkg.name)) continue;
+    for (const r of arr(a?.ranges)) for (const e of arr(obj(r)?.events)) {
+      const f = str(obj(e)?.fixed);
+      if (f !== undefined) out.push(f);
+    }
+  }
+  return out;
+}
+
+function severity(ids: string[], groupMax: unknown, records: TJsonObject[]): TSeverity {
+  if (ids.some((id) => /^MAL-/i.test(id))) return 'critical';
+  const max = num(groupMax);
+  if (max !== undefined) return severityFromCvssScore(max) ?? 'info';
+  let best: TSeverity | undefined;
+  for (const r of records) {
+    const label = severityFromLabel(obj(r.database_specific)?.severity);
+    if (label !== undefined) best = best === undefined ? label : maxSeverity(best, label);
+    for (const s of arr(r.severity)) {
+      const score = str(obj(s)?.score);
+      const base = score === undefined ? undefined : cvss3BaseScore(score);
+      const sev = base === undefined ? undefined : severityFromCvssScore(base);
+      if (sev !== undefined) best = best === undefined ? sev : maxSeverity(best, sev);
+    }
+  }
+  return best ?? 'info';
+}

@@ -1,0 +1,209 @@
+import type { TEvidence, TSeverity } from '@palisade/contracts';
+import type { TFindingLocation, TFindingSuppression, TNormalizedFinding } from '../findings/normalized-finding';
+import { severityFromLabel, severityFromSarifLevel, severityFromSarifRank, severityFromSecuritySeverity } from '../findings/severity';
+import { arr, cvesFromText, cweFromNumber, cweFromText, firstLine, obj, pos, str, stripEmbeddedLinks, uniq, type TJsonObject } from './report-values';
+import type { SarifRun } from './sarif-run';
+
+/** One SARIF result → one normalized finding, or undefined for results that are not problems. */
+export function normalizeSarifResult(run: SarifRun, result: TJsonObject, tool: string, sourceTool: TNormalizedFinding['source_tool']): TNormalizedFinding | undefined {
+  const kind = str(result.kind) ?? 'fail';
+  // "pass" and "notApplicable" report the absence of a problem; a result whose baselineState is
+  // "absent" was in the baseline and is gone from this run. None of them is a finding.
+  if (kind === 'pass' || kind === 'notApplicable' || result.baselineState === 'absent') return undefined;
+
+  const rule = run.rule(result);
+  const ruleId = str(result.ruleId) ?? str(obj(result.rule)?.id) ?? str(rule?.id) ?? 'sarif-no-rule';
+  const ruleProps = obj(rule?.properties) ?? {};
+  const resultProps = obj(result.properties) ?? {};
+  const message = messageText(run, rule, result.message);
+
+  const primary = arr(result.locations).map(obj).find((l) => l !== undefined);
+  const physical = obj(primary?.physicalLocation);
+  const region = obj(physical?.region);
+  const path = run.artifactPath(physical?.artifactLocation);
+  const logical = arr(primary?.logicalLocations).map((l) => run.logicalName(l)).find((n) => n !== undefined);
+  const location: TFindingLocation = {
+    path,
+    start_line: pos(region?.startLine),
+    end_line: pos(region?.endLine) ?? pos(region?.startLine),
+    start_column: pos(region?.startColumn),
+    end_column: pos(region?.endColumn),
+    logical,
+  };
+
+  const evidence: TEvidence[] = [];
+  for (const l of arr(result.locations).slice(0, 8)) pushCodeSpan(run, evidence, obj(l));
+  for (const l of arr(result.relatedLocations).slice(0, 8)) pushCodeSpan(run, evidence, obj(l));
+  pushDataflows(run, evidence, result);
+  const hashed = run.artifactHashes(physical?.artifactLocation);
+  if (hashed !== undefined) {
+    for (const [algorithm, digest] of Object.entries(hashed.hashes)) {
+      if (typeof digest === 'string' && digest !== '') evidence.push({ kind: 'artifact_hash', algorithm, digest, artifact: hashed.path });
+    }
+  }
+
+  const shortDescription = str(obj(rule?.shortDescription)?.text);
+  const ruleName = str(rule?.name) ?? shortDescription;
+  const title = firstLine(shortDescription) ?? firstLine(message) ?? firstLine(ruleName) ?? ruleId;
+
+  return {
+    tool,
+    source_tool: sourceTool,
+    rule: {
+      id: ruleId,
+      name: ruleName,
+      cwe: cwes(run, rule, result, ruleProps, resultProps),
+      cve: cvesFromText(ruleId, str(rule?.id), str(rule?.name), ...arr(ruleProps.tags), ...arr(resultProps.tags)),
+    },
+    severity: severity(rule, result, kind, ruleProps, resultProps),
+    title,
+    message,
+    location,
+    evidence,
+    fingerprint_hint: fingerprintHint(result, location),
+    suppression: suppression(result),
+  };
+}
+
+function messageText(run: SarifRun, rule: TJsonObject | undefined, message: unknown): string | undefined {
+  const m = obj(message);
+  if (m === undefined) return undefined;
+  let text = str(m.text) ?? str(m.markdown);
+  const id = str(m.id);
+  if (text === undefined && id !== undefined) {
+    const template = obj(obj(rule?.messageStrings)?.[id]) ?? obj(run.globalMessageStrings[id]);
+    text = str(template?.text) ?? str(template?.markdown);
+  }
+  if (text === undefined) return undefined;
+  const args = arr(m.arguments).map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
+  // Placeholders are "{0}", "{1}"; a doubled brace is a literal brace (SARIF 3.11.5).
+  if (args.length > 0) text = text.replace(/\{(\d+)\}/g, (whole, n: string) => args[Number(n)] ?? whole);
+  return stripEmbeddedLinks(text).replace(/\{\{/g, '{').replace(/\}\}/g, '}');
+}
+
+function regionOf(run: SarifRun, location: TJsonObject | undefined): { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number; snippet?: string } | undefined {
+  const physical = obj(location?.physicalLocation);
+  const path = run.artifactPath(physical?.artifactLocation);
+  if (path === undefined) return undefined;
+  const region = obj(physical?.region);
+  const context = obj(physical?.contextRegion);
+  return {
+    path,
+    start_line: pos(region?.startLine),
+    end_line: pos(region?.endLine) ?? pos(region?.startLine),
+    start_column: pos(region?.startColumn),
+    end_column: pos(region?.endColumn),
+    snippet: str(obj(region?.snippet)?.text) ?? str(obj(context?.snippet)?.text),
+  };
+}
+
+function pushCodeSpan(run: SarifRun, evidence: TEvidence[], location: TJsonObject | undefined): void {
+  const r = regionOf(run, location);
+  if (r === undefined) return;
+  const { snippet, ...region } = r;
+  evidence.push(snippet === undefined ? { kind: 'code_span', region } : { kind: 'code_span', region, snippet });
+}
+
+function pushDataflows(run: SarifRun, evidence: TEvidence[], result: TJsonObject): void {
+  let flows = 0;
+  for (const cf of arr(result.codeFlows)) {
+    for (const tf of arr(obj(cf)?.threadFlows)) {
+      if (flows >= 8) return;
+      const steps: { region: { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number }; message?: string }[] = [];
+      for (const tfl of arr(obj(tf)?.locations)) {
+        const loc = obj(obj(tfl)?.location);
+        const r = regionOf(run, loc);
+        if (r === undefined) continue;
+        const { snippet: _snippet, ...region } = r;
+        const msg = messageText(run, undefined, loc?.message);
+        steps.push(msg === undefined ? { region } : { region, message: msg });
+        if (steps.length >= 1000) break;
+      }
+      if (steps.length > 0) {
+        evidence.push({ kind: 'dataflow_path', steps });
+        flows++;
+      }
+    }
+  }
+}
+
+/**
+ * Precedence: a security-severity score (result, then rule: GitHub's convention, the most
+ * specific statement) → a severity word in properties → the level (result, then the rule's
+ * default) → a rank → SARIF's default level "warning". Non-"fail" kinds without any of these are
+ * low ("review", "open") or info ("informational").
+ */
+function severity(rule: TJsonObject | undefined, result: TJsonObject, kind: string, ruleProps: TJsonObject, resultProps: TJsonObject): TSeverity {
+  const config = obj(rule?.defaultConfiguration);
+  return (
+    severityFromSecuritySeverity(resultProps['security-severity']) ??
+    severityFromSecuritySeverity(ruleProps['security-severity']) ??
+    severityFromLabel(resultProps.severity) ??
+    severityFromLabel(ruleProps.severity) ??
+    (kind === 'informational' ? 'info' : undefined) ??
+    severityFromSarifLevel(result.level) ??
+    severityFromSarifLevel(config?.level) ??
+    severityFromSarifRank(result.rank) ??
+    severityFromSarifRank(config?.rank) ??
+    (kind === 'fail' ? 'medium' : 'low')
+  );
+}
+
+function cwes(run: SarifRun, rule: TJsonObject | undefined, result: TJsonObject, ruleProps: TJsonObject, resultProps: TJsonObject): string[] {
+  const found: (string | undefined)[] = [];
+  for (const tag of [...arr(ruleProps.tags), ...arr(resultProps.tags)]) found.push(cweFromText(tag));
+  for (const c of [...arr(ruleProps.cwe), ruleProps.cwe, ...arr(resultProps.cwe), resultProps.cwe]) found.push(typeof c === 'string' ? cweFromText(c) ?? cweFromNumber(c) : undefined);
+  // rule.relationships[].target and result.taxa[] point into a taxonomy; ids count as CWE
+  // numbers only when that taxonomy is named CWE.
+  const refs = [...arr(rule?.relationships).map((r) => obj(obj(r)?.target)), ...arr(result.taxa).map(obj)];
+  for (const ref of refs) {
+    if (ref === undefined) continue;
+    const taxonomy = run.taxonomyName(ref.toolComponent);
+    const id = str(ref.id);
+    if (id === undefined) continue;
+    found.push(taxonomy !== undefined && /cwe/i.test(taxonomy) ? cweFromNumber(id) : cweFromText(id));
+  }
+  return uniq(found);
+}
+
+/**
+ * SARIF `fingerprints` are a full identity. `partialFingerprints` are contributions: CodeQL's
+ * primaryLocationLineHash hashes the line's text (with an occurrence suffix) and is combined
+ * with the path, as GitHub does; keys that say nothing about the position (gitleaks puts commit
+ * metadata there) get the line and column added so two leaks in one commit stay two findings.
+ */
+function fingerprintHint(result: TJsonObject, location: TFindingLocation): string | undefined {
+  const canonical = (o: TJsonObject): string =>
+    Object.keys(o)
+      .filter((k) => typeof o[k] === 'string' || typeof o[k] === 'number')
+      .sort()
+      .map((k) => `${k}=${String(o[k])}`)
+      .join('\n');
+  const full = obj(result.fingerprints);
+  const fullText = full === undefined ? '' : canonical(full);
+  if (fullText !== '') return `sarif:${fullText}`;
+  const partial = obj(result.partialFingerprints);
+  const partialText = partial === undefined ? '' : canonical(partial);
+  if (partial === undefined || partialText === '') return undefined;
+  const positional = Object.keys(partial).some((k) => /location|line|hash\b|fingerprint/i.test(k) && !/^commit/i.test(k));
+  const where = positional ? '' : `\n@${location.logical ?? ''}:${location.start_line ?? 0}:${location.start_column ?? 0}`;
+  return `sarif-partial:${location.path ?? ''}\n${partialText}${where}`;
+}
+
+/**
+ * Suppressed when at least one suppression is accepted (status absent or "accepted") and none
+ * is under review or rejected (SARIF 3.27.23, 3.35.3). "state" is the pre-release spelling.
+ */
+function suppression(result: TJsonObject): TFindingSuppression | undefined {
+  const all = arr(result.suppressions).map(obj).filter((s): s is TJsonObject => s !== undefined);
+  if (all.length === 0) return undefined;
+  const status = (s: TJsonObject): string | undefined => str(s.status) ?? str(s.state);
+  if (all.some((s) => status(s) === 'underReview' || status(s) === 'rejected')) return undefined;
+  const accepted = all.find((s) => status(s) === undefined || status(s) === 'accepted');
+  if (accepted === undefined) return undefined;
+  return {
+    kind: accepted.kind === 'inSource' ? 'in_source' : 'external',
+    status: status(accepted) ?? 'accepted',
+    justification: str(accepted.justification),
+  };
+}

@@ -1,0 +1,127 @@
+import type { TEvidence } from '@palisade/contracts';
+import { toolSeverity } from '../findings/severity';
+import type { TPathSegment, TSplitEvent, TValueKind } from './json-splitter';
+import { defined } from './package-vuln';
+import { shapeError } from './report-parse-error';
+import type { TParseReportOptions, TReportHandler, TReportItem } from './report-item';
+import { arr, cvesFromText, cweFromText, firstLine, obj, pos, str, uniq, type TJsonObject } from './report-values';
+import { pickToolName } from './tool-name';
+
+/**
+ * Semgrep CLI JSON (`semgrep --json`): streams `results[]`; `errors[]` (rule or parse errors,
+ * not findings) are skipped. Severity accepts both vocabularies (ERROR/WARNING/INFO and
+ * CRITICAL/HIGH/MEDIUM/LOW). `extra.fingerprint` is Semgrep's match-based id, stable when code
+ * moves, and is the identity unless it is the logged-out placeholder "requires login".
+ * Lines are dropped when they are the same placeholder.
+ */
+const PLACEHOLDER = 'requires login';
+
+export function makeSemgrepHandler(options: TParseReportOptions): TReportHandler {
+  let version: string | undefined;
+  let sawResults = false;
+  const tool = pickToolName(options.tool, 'semgrep', 'semgrep');
+
+  const plan = (path: readonly TPathSegment[], kind: TValueKind) => {
+    const d = path.length;
+    if (d === 0) {
+      if (kind !== 'object') throw shapeError(path, 'a Semgrep report must be a JSON object');
+      return 'stream' as const;
+    }
+    if (d === 1) {
+      if (path[0] === 'results') {
+        if (kind !== 'array') throw shapeError(path, '"results" must be an array');
+        return 'stream' as const;
+      }
+      return path[0] === 'version' ? ('capture' as const) : ('skip' as const);
+    }
+    if (path[0] !== 'results') return 'skip' as const;
+    if (kind !== 'object') throw shapeError(path, 'each result must be an object');
+    return 'capture' as const;
+  };
+
+  const onEvent = (ev: TSplitEvent, out: TReportItem[]): void => {
+    if (ev.type === 'enter' && ev.path.length === 1) sawResults = true;
+    if (ev.type !== 'value') return;
+    if (ev.path.length === 1) {
+      version = str(ev.value);
+      return;
+    }
+    const r = ev.value as TJsonObject;
+    const extra = obj(r.extra) ?? {};
+    const meta = obj(extra.metadata) ?? {};
+    const ruleId = str(r.check_id) ?? 'semgrep-rule';
+    const path = str(r.path);
+    const start = obj(r.start);
+    const end = obj(r.end);
+    const region = defined({ start_line: pos(start?.line), end_line: pos(end?.line) ?? pos(start?.line), start_column: pos(start?.col), end_column: pos(end?.col) });
+    const lines = str(extra.lines);
+    const evidence: TEvidence[] = [];
+    if (path !== undefined) evidence.push(defined({ kind: 'code_span' as const, region: { path, ...region }, snippet: lines === PLACEHOLDER ? undefined : lines }));
+    const flow = dataflow(extra.dataflow_trace, path);
+    if (flow !== undefined) evidence.push(flow);
+    const message = str(extra.message);
+    const fingerprint = str(extra.fingerprint);
+    const cweValues = Array.isArray(meta.cwe) ? meta.cwe : [meta.cwe];
+    out.push({
+      type: 'finding',
+      finding: defined({
+        tool,
+        source_tool: defined({ name: 'semgrep', version }),
+        rule: defined({
+          id: ruleId,
+          name: str(meta.shortDescription) ?? ruleId.split('.').pop(),
+          cwe: uniq(cweValues.map(cweFromText)),
+          cve: cvesFromText(meta['sca-vuln-database-identifier'], ...arr(meta.cve)),
+        }),
+        severity: toolSeverity.semgrep(extra.severity),
+        title: firstLine(message) ?? ruleId,
+        message,
+        location: defined({ path, ...region }),
+        evidence,
+        fingerprint_hint: fingerprint === undefined || fingerprint === PLACEHOLDER ? undefined : `semgrep:${fingerprint}`,
+        suppression: extra.is_ignored === true ? { kind: 'in_source' as const, status: 'accepted', justification: 'nosemgrep' } : undefined,
+      }),
+    });
+  };
+
+  const finish = (): void => {
+    if (!sawResults) throw shapeError(['results'], 'the Semgrep report has no "results" array');
+  };
+
+  return { plan, onEvent, finish };
+}
+
+/**
+ * Taint traces: taint_source / intermediate_vars / taint_sink, each location either
+ * {location, content} (current) or ["CliLoc", [location, content]] (older releases).
+ */
+function dataflow(trace: unknown, defaultPath: string | undefined): TEvidence | undefined {
+  const t = obj(trace);
+  if (t === undefined) return undefined;
+  const steps: { region: { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number }; message?: string }[] = [];
+  const add = (node: unknown, label: string): void => {
+    let loc: TJsonObject | undefined;
+    let content: string | undefined;
+    if (Array.isArray(node) && node[0] === 'CliLoc' && Array.isArray(node[1])) {
+      loc = obj(node[1][0]);
+      content = str(node[1][1]);
+    } else if (Array.isArray(node) && node[0] === 'CliCall') {
+      add(obj(node[1])?.[0] ?? (Array.isArray(node[1]) ? node[1][0] : undefined), label);
+      return;
+    } else {
+      const n = obj(node);
+      loc = obj(n?.location) ?? (n?.path !== undefined ? n : undefined);
+      content = str(n?.content);
+    }
+    const path = str(loc?.path) ?? defaultPath;
+    if (loc === undefined || path === undefined) return;
+    const s = obj(loc.start);
+    const e = obj(loc.end);
+    const region = defined({ path, start_line: pos(s?.line), end_line: pos(e?.line) ?? pos(s?.line), start_column: pos(s?.col), end_column: pos(e?.col) });
+    steps.push(defined({ region, message: content === undefined ? label : `${label}: ${content}` }));
+  };
+  add(t.taint_source, 'source');
+  for (const v of arr(t.intermediate_vars)) add(v, 'through');
+  add(t.taint_sink, 'sink');
+  return steps.length === 0 ? undefined : { kind: 'dataflow_path', steps };
+}

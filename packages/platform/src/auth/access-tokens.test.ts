@@ -1,0 +1,65 @@
+import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { makeAccessTokenService, TOKEN_AUDIENCE, TOKEN_ISSUER } from './access-tokens';
+import { makeSigningKeyService, type TSigningKeyRecord, type TSigningKeyRepo } from './signing-keys';
+
+function memoryKeyRepo(): TSigningKeyRepo & { rows: TSigningKeyRecord[] } {
+  const rows: TSigningKeyRecord[] = [];
+  return {
+    rows,
+    insert: async (key) => rows.push({ ...key, status: 'active', retireAfter: null, createdAt: new Date() }),
+    active: async () => rows.filter((r) => r.status === 'active').at(-1) ?? null,
+    byKid: async (kid) => rows.find((r) => r.kid === kid) ?? null,
+    listPublishable: async () => rows.filter((r) => r.status !== 'retired'),
+  };
+}
+
+describe('access tokens', () => {
+  const repo = memoryKeyRepo();
+  const keys = makeSigningKeyService({ keys: repo, kek: randomBytes(32) });
+  const tokens = makeAccessTokenService({ keys });
+  const human = { kind: 'human' as const, id: '0190d6a2-6a86-7c3e-9d0a-3f4b2c1d0e9f', isPlatformAdmin: false, sessionId: 'fam' };
+
+  beforeAll(() => keys.ensureActiveKey());
+
+  it('issues an RS256 token with a kid that verifies back to the principal', async () => {
+    const { token, expiresIn } = await tokens.issue(human);
+    expect(expiresIn).toBe(900);
+    expect(jwt.decode(token, { complete: true })?.header).toMatchObject({ alg: 'RS256', kid: repo.rows[0].kid });
+    await expect(tokens.verify(token)).resolves.toMatchObject({ kind: 'human', id: human.id, sessionId: 'fam' });
+  });
+
+  it('refuses alg none', async () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT', kid: repo.rows[0].kid })).toString('base64url');
+    const body = Buffer.from(JSON.stringify({ sub: human.id, pk: 'human', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE })).toString('base64url');
+    await expect(tokens.verify(`${header}.${body}.`)).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it('refuses an HS256 token keyed with the public key', async () => {
+    const record = repo.rows[0];
+    const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: record.kid })).toString('base64url');
+    const body = Buffer.from(JSON.stringify({ sub: human.id, pk: 'human', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, exp: 4e9 })).toString('base64url');
+    const sig = createHmac('sha256', record.publicKeyPem).update(`${header}.${body}`).digest('base64url');
+    await expect(tokens.verify(`${header}.${body}.${sig}`)).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it('refuses an unknown kid, a foreign key, an expired token and a wrong audience', async () => {
+    const foreign = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const claims = { sub: human.id, pk: 'human' };
+    const sign = (options: jwt.SignOptions, key = foreign) =>
+      jwt.sign(claims, key, { algorithm: 'RS256', issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, expiresIn: 60, ...options });
+    await expect(tokens.verify(sign({ keyid: 'nope' }))).rejects.toMatchObject({ code: 'unauthenticated' });
+    await expect(tokens.verify(sign({ keyid: repo.rows[0].kid }))).rejects.toMatchObject({ code: 'unauthenticated' });
+    const { privateKey } = await keys.signingKey();
+    await expect(tokens.verify(sign({ keyid: repo.rows[0].kid, expiresIn: -60 }, privateKey))).rejects.toMatchObject({
+      message: 'The access token has expired.',
+    });
+    await expect(tokens.verify(sign({ keyid: repo.rows[0].kid, audience: 'other' }, privateKey))).rejects.toMatchObject({
+      code: 'unauthenticated',
+    });
+  });
+
+  it('refuses garbage', async () => {
+    await expect(tokens.verify('not-a-jwt')).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+});

@@ -1,0 +1,3 @@
+export * from './queue-registry';
+export * from './producer';
+export * from './worker-factory';
