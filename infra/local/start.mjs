@@ -6,14 +6,16 @@
 // Ctrl-C or SIGTERM stops everything in order (planes, edge, Redis, PostgreSQL) and exits 0.
 // Plain Node with no dependencies until it has installed them.
 import { ensureNodeModules } from './lib/deps.mjs';
-import { MissingPackageError } from './lib/apt.mjs';
+import { MissingPackageError, ensureDebianPackages } from './lib/apt.mjs';
 import { seedDemo } from './lib/credentials.mjs';
-import { portAnswers, waitForHttpOk } from './lib/net.mjs';
-import { ensureNginx, startEdge } from './lib/nginx.mjs';
+import { portAnswers, redisAnswers, waitForHttpOk } from './lib/net.mjs';
+import { ensureNginx, findNginx, startEdge } from './lib/nginx.mjs';
 import { EDGE_PLANES, PLANE_PROCESSES, entryOf, planeEnv } from './lib/planes.mjs';
 import { localSecrets } from './lib/secrets.mjs';
+import { OWN_POSTGRES_PORT, findPostgresBinDir } from './lib/postgres.mjs';
+import { OWN_REDIS_PORT } from './lib/redis.mjs';
 import { postgresForStart, redisForStart } from './lib/services.mjs';
-import { REPO_ROOT, assertNodeVersion, run, tsNodeArgs, watchParent } from './lib/shell.mjs';
+import { REPO_ROOT, assertNodeVersion, run, tsNodeArgs, watchParent, which } from './lib/shell.mjs';
 import { Supervisor } from './lib/supervisor.mjs';
 import { existsSync } from 'node:fs';
 import * as ui from './lib/ui.mjs';
@@ -64,9 +66,24 @@ async function checkPortsFree() {
   if (busy.length) throw new Error(`ports already in use: ${busy.join(', ')} — is another \`npm start\` running? PALISADE_PORT moves the edge`);
 }
 
+/** The Debian packages this run will need and does not have, so that they are installed (or named) together. */
+async function missingDebianPackages() {
+  const wanted = [];
+  if (!process.env.DATABASE_URL && !findPostgresBinDir() && !(await portAnswers(OWN_POSTGRES_PORT))) {
+    wanted.push({ pkg: 'postgresql', why: 'PostgreSQL is not installed (and DATABASE_URL is not set)' });
+  }
+  if (!process.env.REDIS_URL && !which('redis-server') && !(await redisAnswers(OWN_REDIS_PORT))) {
+    wanted.push({ pkg: 'redis-server', why: 'Redis is not installed (and REDIS_URL is not set)' });
+  }
+  if (!findNginx()) wanted.push({ pkg: 'nginx', why: 'nginx is not installed' });
+  return wanted;
+}
+
 async function main() {
   assertNodeVersion();
   await supervisor.reapLeftovers();
+  const missing = await missingDebianPackages();
+  if (missing.length) await ui.step('Debian packages', () => ensureDebianPackages(missing, { ui }));
   await ui.step('npm dependencies', () => ensureNodeModules({ ui }));
   const databaseUrl = await ui.step('PostgreSQL', () => postgresForStart({ ui, supervisor }));
   const redisUrl = await ui.step('Redis', () => redisForStart({ ui, supervisor }));
@@ -112,7 +129,8 @@ function printBanner({ organization_id: orgId, email, password }) {
     `  demo sign-in      ${email} / ${password}   (also in .data/demo-credentials.json)`,
     `  organization id   ${orgId}`,
     `  plane health      http://127.0.0.1:{4101..4105}/readyz, worker http://127.0.0.1:4106/readyz`,
-    `  logs              .data/logs/<process>.log      OpenAPI: OPENAPI_ENABLED=true npm start → ${baseUrl}/api/v2/openapi.json`,
+    `  logs              .data/logs/<process>.log`,
+    `  OpenAPI           ${baseUrl}/api/v2/openapi.json   (OPENAPI_ENABLED=false npm start turns it off)`,
     '',
     '  Sign in:',
     `    curl -s -X POST ${baseUrl}/api/v2/auth/login -H 'Content-Type: application/json' -d '${login}'`,

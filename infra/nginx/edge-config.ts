@@ -9,6 +9,8 @@ export interface TEdgeTarget {
   listen: string;
   /** host:port of each plane. */
   upstreams: Readonly<Record<TPlane, string>>;
+  /** Where the JSON access log goes when the server block sets one (containers: stdout). */
+  accessLog?: string;
 }
 
 export const DEFAULT_PLANE_PORTS: Readonly<Record<TPlane, number>> = { read: 4101, write: 4102, callback: 4103, sse: 4104, admin: 4105 };
@@ -24,7 +26,7 @@ function upstreamsAt(host: (plane: TPlane) => string): Record<TPlane, string> {
  */
 export const TARGETS = {
   local: { file: 'palisade.conf', listen: '127.0.0.1:8080', upstreams: upstreamsAt(() => '127.0.0.1') },
-  compose: { file: 'palisade.compose.conf', listen: '8080', upstreams: upstreamsAt((plane) => SERVICE_NAMES[plane]) },
+  compose: { file: 'palisade.compose.conf', listen: '8080', upstreams: upstreamsAt((plane) => SERVICE_NAMES[plane]), accessLog: '/dev/stdout' },
 } as const satisfies Record<string, TEdgeTarget & { file: string }>;
 export type TTargetName = keyof typeof TARGETS;
 
@@ -116,6 +118,8 @@ export function renderEdgeConfig(routes: readonly TRouteContract[], target: TEdg
   const server = [
     `listen ${target.listen};`,
     'server_name _;',
+    // One JSON line per request with the request id, in the container's stdout (docker logs).
+    ...(target.accessLog ? [`access_log ${target.accessLog} palisade;`] : []),
     'server_tokens off;',
     'default_type application/json;',
     'client_max_body_size 1m;',
@@ -132,6 +136,10 @@ export function renderEdgeConfig(routes: readonly TRouteContract[], target: TEdg
     'proxy_send_timeout 60s;',
     // Locations below set no add_header of their own, so this one reaches every response.
     `add_header X-Request-ID ${REQUEST_ID_VAR} always;`,
+    // The planes echo the request id as X-Correlation-ID; the edge sets it itself (hiding the
+    // plane's copy, which holds the same id) so that its own refusals (404, 413, 502) carry it too.
+    'proxy_hide_header X-Correlation-ID;',
+    `add_header X-Correlation-ID ${REQUEST_ID_VAR} always;`,
     '',
     '# Refusals made by the edge itself carry the API error body.',
     ...errorPages,

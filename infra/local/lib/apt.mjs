@@ -19,3 +19,13 @@ export async function aptInstall(packages, { ui, why }) {
   }
   await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env, quiet: true });
 }
+
+/**
+ * Installs, in one apt-get run, every package of `wanted` ({pkg, why}) at once; as a non-root
+ * user, stops with the one command that installs them all (rather than one package per attempt).
+ */
+export async function ensureDebianPackages(wanted, { ui }) {
+  if (wanted.length === 0) return;
+  const why = wanted.map((w) => w.why).join('; ');
+  await aptInstall(wanted.map((w) => w.pkg), { ui, why });
+}

@@ -25,7 +25,8 @@ export function planeEnv({ databaseUrl, redisUrl, publicBaseUrl, secrets }) {
     REDIS_URL: redisUrl,
     REDIS_PREFIX: process.env.REDIS_PREFIX || 'palisade:',
     LOG_LEVEL: process.env.LOG_LEVEL || 'info',
-    OPENAPI_ENABLED: process.env.OPENAPI_ENABLED || 'false',
+    // On for local use (issue: the document is served under `npm start`); the container config keeps it off.
+    OPENAPI_ENABLED: process.env.OPENAPI_ENABLED || 'true',
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || publicBaseUrl,
     WORKER_QUEUES: process.env.WORKER_QUEUES || 'all',
     ...secrets,

@@ -113,8 +113,30 @@ describe('the edge in front of the five planes', () => {
     await expect(SwaggerParser.validate(res.data)).resolves.toBeDefined();
   });
 
-  it('answers paths outside the API with a structured 404 from the edge', async () => {
+  it('answers paths outside the API with a structured 404 from the edge, carrying its correlation id', async () => {
     const res = await http.get(`${stack.baseUrl}/nothing-here`);
     expect(res.status).toBe(404);
+    expect(res.data).toMatchObject({ error_code: 'route_not_found', correlation_id: expect.any(String) });
+    expect(res.headers['x-correlation-id']).toBe(res.data.correlation_id);
+  });
+
+  it('sends exactly one correlation id header on a response proxied from a plane', async () => {
+    const res = await fetch(`${stack.baseUrl}/api/v2/auth/jwks.json`);
+    expect(res.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{16,}$/);
+    expect(res.headers.get('x-correlation-id')).not.toContain(',');
+  });
+
+  it('refuses a tenant-scoped call without X-Organization-ID with a 422 naming the header', async () => {
+    const res = await http.get(`${stack.baseUrl}/api/v2/organization`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(422);
+    expect(res.data).toMatchObject({ error_code: 'validation_failed', field: 'headers.x-organization-id' });
+  });
+
+  it('refuses a tenant named in the query string as an unknown field', async () => {
+    const res = await http.get(`${stack.baseUrl}/api/v2/organization?org_id=${orgId}`, {
+      headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': orgId },
+    });
+    expect(res.status).toBe(422);
+    expect(res.data).toMatchObject({ error_code: 'validation_failed', field: 'query.org_id' });
   });
 });
