@@ -210,10 +210,33 @@ describe('scanner callback ingest (read and callback planes in process)', () => 
     expect([ra.status, rb.status]).toEqual([200, 200]);
     expect(ra.body.findings.new + rb.body.findings.new).toBe(600);
     expect(await countRows(h.planes, 'SELECT 1 FROM findings WHERE org_id = $1 AND entity_id = $2', [h.orgId, target.reference])).toBe(600);
-    // Whichever ran second saw the first's findings: 200 of its 400 were known, and the first's
-    // other 200 became fixed (absent from the later complete run).
-    const later = ra.body.ingested_at > rb.body.ingested_at ? ra.body : rb.body;
-    expect(later.findings).toMatchObject({ new: 200, seen_again: 200, fixed: 200 });
+    // In either order the newer scan (b) is the truth about the present: its 400 are open and
+    // the 200 only the older scan saw are fixed (absent from the newer complete run).
+    const byStatus = await h.planes.db.pool.query(
+      'SELECT status::text AS status, count(*)::int AS n FROM findings WHERE org_id = $1 AND entity_id = $2 GROUP BY status ORDER BY status',
+      [h.orgId, target.reference],
+    );
+    expect(byStatus.rows).toEqual([{ status: 'fixed', n: 200 }, { status: 'open', n: 400 }]);
+  });
+
+  it('lets a late report of an older scan add what it saw without undoing the newer report', async () => {
+    const target = { kind: 'image' as const, reference: `registry.example.test/late:${Date.now()}` };
+    const older = await createExternalScan(h.planes, tenant(), { tools: ['trivy-ext'], target });
+    const newer = await createExternalScan(h.planes, tenant(), { tools: ['trivy-ext'], target });
+    const report = (files: string[]) => sarif(files.map((file) => sarifResult('rule-late', file, 1)));
+    await postReport(h.planes, newer, 'trivy-ext', report(['kept.js', 'new.js'])).expect(200);
+    const late = await postReport(h.planes, older, 'trivy-ext', report(['kept.js', 'gone.js'])).expect(200);
+    // gone.js was seen only by the older scan: stored, but already fixed; nothing of the newer report moved.
+    expect(late.body.findings).toMatchObject({ new: 1, fixed: 0 });
+    const rows = await h.planes.db.pool.query(
+      "SELECT location->>'path' AS path, status::text AS status, last_seen_scan_id::text AS seen FROM findings WHERE org_id = $1 AND entity_id = $2 ORDER BY 1",
+      [h.orgId, target.reference],
+    );
+    expect(rows.rows).toEqual([
+      { path: 'gone.js', status: 'fixed', seen: older.scanId },
+      { path: 'kept.js', status: 'open', seen: newer.scanId },
+      { path: 'new.js', status: 'open', seen: newer.scanId },
+    ]);
   });
 });
 

@@ -27,6 +27,12 @@ export interface TMergeScope {
   tool: string;
   entity: { type: string; id: string; name: string };
   at: Date;
+  /**
+   * A newer scan (scan ids are UUIDv7: id order is creation order) of this entity and tool has
+   * already delivered a complete report: this one arrived late. It may add what it saw, but the
+   * newer report is the truth about the present — see UPSERT_SQL and markAbsentFindingsFixed.
+   */
+  stale?: boolean;
 }
 
 export interface TMergeCounts {
@@ -68,7 +74,8 @@ WITH src AS (
 ),
 prev AS (
   SELECT f.id, f.fingerprint, f.status, f.suppression AS old_suppression,
-         f.last_seen_scan_id IS NOT DISTINCT FROM $2::uuid AS in_this_report
+         f.last_seen_scan_id IS NOT DISTINCT FROM $2::uuid AS in_this_report,
+         coalesce(f.last_seen_scan_id > $2::uuid, false) AS seen_by_newer
     FROM findings f JOIN src ON src.fingerprint = f.fingerprint WHERE f.org_id = $1
    FOR UPDATE OF f
 ),
@@ -81,10 +88,11 @@ updated AS (
     status = (CASE
       WHEN s.suppression IS NOT NULL AND p.status IN ('open', 'fixed', 'fix_pending_verification') THEN 'dismissed'
       WHEN s.suppression IS NULL AND p.status = 'dismissed' AND p.old_suppression IS NOT NULL THEN 'open'
-      WHEN s.suppression IS NULL AND p.status IN ('fixed', 'fix_pending_verification') THEN 'open'
+      WHEN s.suppression IS NULL AND p.status IN ('fixed', 'fix_pending_verification') AND NOT $8::boolean THEN 'open'
       ELSE p.status::text END)::finding_status
     FROM prev p JOIN src s ON s.fingerprint = p.fingerprint
-   WHERE f.id = p.id
+   -- A late report never rewinds what a newer scan already said about a finding.
+   WHERE f.id = p.id AND NOT p.seen_by_newer
   RETURNING f.id, f.severity, f.title, f.suppression, f.status AS to_status, p.status AS from_status, p.in_this_report
 ),
 -- Plain INSERT, not ON CONFLICT: under the (org, entity, tool) lock nobody else can insert these
@@ -95,7 +103,8 @@ inserted AS (
     entity_type, entity_id, entity_name, location, evidence, suppression,
     first_seen_at, last_seen_at, first_seen_scan_id, last_seen_scan_id, created_at, updated_at)
   SELECT ${UUID_V7_SQL}, $1, s.fingerprint, s.severity::severity,
-         (CASE WHEN s.suppression IS NULL THEN 'open' ELSE 'dismissed' END)::finding_status,
+         -- New to us but absent from the newer complete report that came first: already fixed.
+         (CASE WHEN s.suppression IS NOT NULL THEN 'dismissed' WHEN $8::boolean THEN 'fixed' ELSE 'open' END)::finding_status,
          s.title, s.description, $6, s.rule_id, s.rule_name, s.cwe, s.cve,
          $3::entity_type, $4, $5, s.location, s.evidence, s.suppression,
          $7, $7, $2, $2, $7, $7
@@ -115,6 +124,7 @@ history AS (
            WHEN m.to_status = 'dismissed' THEN left('suppressed in the report (' || coalesce(m.suppression->>'kind', 'suppression') ||
                 coalesce(', ' || (m.suppression->>'status'), '') || ')' || coalesce(': ' || (m.suppression->>'justification'), ''), 2000)
            WHEN m.from_status = 'dismissed' THEN 'the report no longer suppresses it'
+           WHEN m.from_status IS NULL AND m.to_status = 'fixed' THEN 'reported late: absent from a newer complete report of this tool'
            ELSE 'seen again after being ' || m.from_status
          END,
          $2, CASE WHEN m.suppression IS NULL THEN NULL ELSE jsonb_build_object('suppression', m.suppression) END
@@ -142,7 +152,8 @@ WITH gone AS (
   SELECT f.id, f.status FROM findings f
    WHERE f.org_id = $1 AND f.entity_type = $3::entity_type AND f.entity_id = $4 AND f.tool = $6
      AND f.status IN ('open', 'confirmed', 'fix_pending_verification')
-     AND f.last_seen_scan_id IS DISTINCT FROM $2
+     -- Last seen by an older scan; one seen by a newer scan (an incomplete report) is not ours to judge.
+     AND (f.last_seen_scan_id IS NULL OR f.last_seen_scan_id < $2)
    FOR UPDATE
 ),
 fixed AS (
@@ -163,12 +174,25 @@ function params(scope: TMergeScope): unknown[] {
   return [scope.orgId, scope.scanId, scope.entity.type, scope.entity.id, scope.entity.name, scope.tool, scope.at];
 }
 
+/** Whether a newer scan of this entity and tool has already delivered a complete report. */
+export async function isStaleReport(client: pg.PoolClient, scope: Omit<TMergeScope, 'stale'>): Promise<boolean> {
+  const { rows } = await client.query(
+    `SELECT EXISTS (
+       SELECT 1 FROM scans s JOIN scan_tools t ON t.org_id = s.org_id AND t.scan_id = s.id
+        WHERE s.org_id = $1 AND s.entity_type = $3::entity_type AND s.entity_id = $4 AND t.tool = $5
+          AND s.id > $2::uuid AND t.status = 'succeeded' AND t.report_complete
+     ) AS stale`,
+    [scope.orgId, scope.scanId, scope.entity.type, scope.entity.id, scope.tool],
+  );
+  return rows[0].stale === true;
+}
+
 /** Merges the staged batch, then empties the staging table for the next one. */
 export async function mergeStagedFindings(client: pg.PoolClient, scope: TMergeScope): Promise<TMergeCounts> {
   // No ANALYZE of the staging table: unanalyzed, the planner sizes it from its pages and probes
   // findings through the (org_id, fingerprint) index; measured, ANALYZE per batch cost more than
   // it saved (and on a re-scan led to plans twice as slow).
-  const { rows } = await client.query(UPSERT_SQL, params(scope));
+  const { rows } = await client.query(UPSERT_SQL, [...params(scope), scope.stale === true]);
   await client.query(`TRUNCATE ${STAGING_TABLE}`);
   const row = rows[0] as Record<string, number> & { event_ids: string[] };
   return {
@@ -184,6 +208,8 @@ export async function mergeStagedFindings(client: pg.PoolClient, scope: TMergeSc
 
 /** How many findings became fixed, and the outbox rows that announce it. */
 export async function markAbsentFindingsFixed(client: pg.PoolClient, scope: TMergeScope): Promise<{ fixed: number; outboxIds: string[] }> {
+  // A late report judges nothing absent: the newer complete report already did.
+  if (scope.stale) return { fixed: 0, outboxIds: [] };
   const { rows } = await client.query(MARK_FIXED_SQL, params(scope));
   const row = rows[0] as { fixed: number; event_ids: string[] };
   return { fixed: row.fixed, outboxIds: row.event_ids };

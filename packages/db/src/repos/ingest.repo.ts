@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { TEntityType, TScanStatus, TToolStatus } from '@palisade/contracts';
 import { uuidv7 } from '../ids';
 import { transitionTool, type TToolTransitionResult } from './scan-lifecycle.repo';
-import { NO_COUNTS, addCounts, markAbsentFindingsFixed, mergeStagedFindings, type TMergeCounts, type TMergeScope } from './ingest-merge.repo';
+import { NO_COUNTS, addCounts, isStaleReport, markAbsentFindingsFixed, mergeStagedFindings, type TMergeCounts, type TMergeScope } from './ingest-merge.repo';
 import { StagingBatcher, copyStagingBatch, createStagingTable, type TStagedFinding } from './ingest-staging.repo';
 
 /**
@@ -91,7 +91,8 @@ export function makeIngestRepo(pool: pg.Pool) {
     },
 
     /** BEGIN, the (org, entity, tool) lock and a staging table. The caller must commit or roll back. */
-    async begin(scope: TMergeScope): Promise<TIngestTransaction> {
+    async begin(given: TMergeScope): Promise<TIngestTransaction> {
+      let scope = given;
       const client = await pool.connect();
       let open = true;
       let broken = false;
@@ -106,6 +107,8 @@ export function makeIngestRepo(pool: pg.Pool) {
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
           JSON.stringify(['ingest', scope.orgId, scope.entity.type, scope.entity.id, scope.tool]),
         ]);
+        // Decided under the lock, so that no newer report can complete between the check and the merge.
+        scope = { ...given, stale: await isStaleReport(client, given) };
         await createStagingTable(client);
       } catch (error) {
         broken = true;
