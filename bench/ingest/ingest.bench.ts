@@ -25,13 +25,13 @@ const mib = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'palisade-bench-ingest-'));
   const file = path.join(dir, 'report.sarif');
-  say('[1/6] writing the SARIF fixture…');
+  say('[1/7] writing the SARIF fixture…');
   const fixture = await writeSarifFixture(file, CAP - 1024, (bytes) => process.stderr.write(`\r      ${mib(bytes)} MiB`));
   process.stderr.write('\n');
   say(`      ${fixture.results} results, ${mib(fixture.bytes)} MiB`);
   if (fixture.results < 100_000) throw new Error('the fixture must hold at least 100,000 results');
 
-  say('[2/6] database, Redis prefix and the stack (callback + read planes behind nginx)…');
+  say('[2/7] database, Redis prefix and the stack (callback + read planes behind nginx)…');
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
   const db = createDb({ url: database.url });
@@ -41,22 +41,24 @@ async function main(): Promise<void> {
     const pid = pidListeningOn(callbackPort);
     say(`      edge ${stack.baseUrl}, callback plane pid ${pid}`);
 
-    say('[3/6] a scan with one external tool…');
+    say('[3/7] a scan with one external tool…');
     const org = await createOrganization(db);
-    const created = await db.primary.$transaction((tx) =>
-      createScanInTransaction(tx, {
-        orgId: org.id,
-        scanId: uuidv7(),
-        target: { kind: 'repository', url: 'https://git.example.test/bench/monorepo' },
-        tools: ['codeql-ext'],
-        deadlineAt: new Date(Date.now() + 3600_000),
-      }),
-    );
+    const createScan = () =>
+      db.primary.$transaction((tx) =>
+        createScanInTransaction(tx, {
+          orgId: org.id,
+          scanId: uuidv7(),
+          target: { kind: 'repository', url: 'https://git.example.test/bench/monorepo' },
+          tools: ['codeql-ext'],
+          deadlineAt: new Date(Date.now() + 3600_000),
+        }),
+      );
+    const created = await createScan();
     const scanId = created.scan.id;
     const token = created.tokens.get('codeql-ext')!;
     const countFindings = async () => (await db.pool.query('SELECT count(*)::int AS n FROM findings WHERE org_id = $1', [org.id])).rows[0].n as number;
 
-    say('[4/6] first post through the edge…');
+    say('[4/7] first post through the edge…');
     const rss = sampleRss(pid);
     const first = await post(stack.baseUrl, scanId, token, file, 'bench-1');
     const memory = rss.stop();
@@ -64,12 +66,19 @@ async function main(): Promise<void> {
     const firstResult = JSON.parse(first.body);
     const rowsAfterFirst = await countFindings();
 
-    say('[5/6] second, identical post (same Idempotency-Key)…');
+    say('[5/7] second, identical post (same Idempotency-Key)…');
     const second = await post(stack.baseUrl, scanId, token, file, 'bench-1');
     if (second.status !== 200) throw new Error(`second post answered ${second.status}: ${second.body.slice(0, 500)}`);
     const newRowsSecond = (await countFindings()) - rowsAfterFirst;
 
-    say('[6/6] baseline in this process: JSON.parse + COPY…');
+    say('[6/7] the same report for a new scan of the same repository (the dedupe path: every finding known)…');
+    const rescan = await createScan();
+    const third = await post(stack.baseUrl, rescan.scan.id, rescan.tokens.get('codeql-ext')!, file, 'bench-rescan');
+    if (third.status !== 200) throw new Error(`re-scan post answered ${third.status}: ${third.body.slice(0, 500)}`);
+    const thirdResult = JSON.parse(third.body);
+    const newRowsThird = (await countFindings()) - rowsAfterFirst;
+
+    say('[7/7] baseline in this process: JSON.parse + COPY…');
     const baseline = await runBaseline(file, database.url);
 
     const ingestRate = fixture.results / (first.ms / 1000);
@@ -90,6 +99,8 @@ async function main(): Promise<void> {
       ['callback plane VmHWM (lifetime)', `${memory.hwmMiB.toFixed(0)} MiB`, ''],
       ['second identical post', `${(second.ms / 1000).toFixed(2)} s = ${(share * 100).toFixed(1)} % of the first`, verdict(share <= TARGETS.secondPostShare, '≤ 20 %')],
       ['  new rows from the second post', String(newRowsSecond), verdict(newRowsSecond === 0, '0')],
+      ['re-scan: same report, new scan', `${(third.ms / 1000).toFixed(2)} s = ${(third.ms / first.ms * 100).toFixed(1)} % of the first`, ''],
+      ['  new / seen again / new rows', `${thirdResult.findings.new} / ${thirdResult.findings.seen_again} / ${newRowsThird}`, ''],
     ];
     const width = Math.max(...rows.map((row) => row[0].length));
     process.stdout.write('\nbench:ingest\n');
