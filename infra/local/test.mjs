@@ -2,11 +2,13 @@
 // `npm test`: every workspace's tests through turbo, against real PostgreSQL, Redis and nginx.
 // PostgreSQL: PALISADE_TEST_ADMIN_URL or DATABASE_URL when set, else 127.0.0.1:5432 when it
 // answers, else our own cluster under .data (54329). Redis: REDIS_URL, else 127.0.0.1:6379, else
-// our own (63799). nginx is installed when missing (API tests start a real edge).
+// our own (63799). nginx and Chromium are installed when missing (API tests start a real edge;
+// the device-approval page is tested in a real browser).
 // Extra arguments go to turbo: `npm test -- --filter=@palisade/testing`.
 // Exits with the tests' exit code and ends with one line `tests: N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { ensureNodeModules } from './lib/deps.mjs';
+import { ensureChromium } from './lib/chromium.mjs';
 import { ensureNginx } from './lib/nginx.mjs';
 import { postgresForTests, redisForTests } from './lib/services.mjs';
 import { REPO_ROOT, assertNodeVersion, run, watchParent } from './lib/shell.mjs';
@@ -75,11 +77,13 @@ async function main() {
   const adminUrl = await ui.step('PostgreSQL', () => postgresForTests({ ui, supervisor }));
   const redisUrl = await ui.step('Redis', () => redisForTests({ ui, supervisor }));
   const nginx = await ui.step('nginx', () => ensureNginx({ ui }));
+  const chromium = await ui.step('Chromium', () => ensureChromium({ ui }));
   const env = {
     ...process.env,
     PALISADE_TEST_ADMIN_URL: adminUrl,
     REDIS_URL: redisUrl,
     NGINX_BIN: nginx,
+    CHROMIUM_PATH: chromium,
     TURBO_TELEMETRY_DISABLED: '1',
     TURBO_NO_UPDATE_NOTIFIER: '1',
     DO_NOT_TRACK: '1',
