@@ -7,8 +7,8 @@ import { makeOrganizationAdmin } from './services/organization-admin.service';
 import { makeSigningKeyRotation } from './services/signing-key-rotation.service';
 
 /** The admin plane: cross-tenant administration, platform administrators only. */
-export const buildAdminApi: TBuildPlane<TBaseEnv> = async ({ repos, auth }) => {
-  const rotation = makeSigningKeyRotation({ signingKeys: auth.signingKeys, keys: repos.signingKeys, audit: repos.audit });
+export const buildAdminApi: TBuildPlane<TBaseEnv> = async ({ db, repos, auth }) => {
+  const rotation = makeSigningKeyRotation({ signingKeys: auth.signingKeys, db });
   const organizations = makeOrganizationAdmin({ organizations: repos.organizations, orgQuotas: repos.orgQuotas, audit: repos.audit });
   return {
     routes: [

@@ -33,25 +33,51 @@ describe('organization members and roles', () => {
     const newcomer = await createUser(planes.db);
     const added = await request(planes.app('write')).post('/api/v2/organization/members').set(as('admin')).send({ email: newcomer.email.toUpperCase(), role: 'member' }).expect(201);
     expect(added.body).toMatchObject({ user_id: newcomer.id, role: 'member' });
-    await request(planes.app('write')).put(`/api/v2/organization/members/${newcomer.id}`).set(as('admin')).send({ role: 'security_admin' }).expect(200);
+    await request(planes.app('write')).put(`/api/v2/organization/members/${newcomer.id}`).set(as('admin')).send({ role: 'auditor' }).expect(200);
 
     const audit = makeRepositories(planes.db.primary).audit;
     const actions = (await audit.list(orgId)).map((row) => [row.action, row.data]);
     expect(actions).toEqual(
       expect.arrayContaining([
         ['membership.added', { role: 'member' }],
-        ['membership.role_changed', { from: 'member', to: 'security_admin' }],
+        ['membership.role_changed', { from: 'member', to: 'auditor' }],
       ]),
     );
     await expect(audit.verifyAuditChain(orgId)).resolves.toMatchObject({ ok: true });
   });
 
-  it('refuses a viewer, an admin touching the owner role, and demoting the last owner', async () => {
+  it('refuses a viewer, an admin touching the owner role, and the last owner leaving', async () => {
     const forbidden = await request(planes.app('write')).put(`/api/v2/organization/members/${users.admin.id}`).set(as('viewer')).send({ role: 'viewer' }).expect(403);
     expect(forbidden.body).toMatchObject({ error_code: 'forbidden', message: expect.stringContaining('members:manage') });
-    await request(planes.app('write')).put(`/api/v2/organization/members/${users.admin.id}`).set(as('admin')).send({ role: 'owner' }).expect(403);
-    const last = await request(planes.app('write')).put(`/api/v2/organization/members/${users.owner.id}`).set(as('owner')).send({ role: 'admin' }).expect(409);
+    await request(planes.app('write')).put(`/api/v2/organization/members/${users.viewer.id}`).set(as('admin')).send({ role: 'owner' }).expect(403);
+    await request(planes.app('write')).put(`/api/v2/organization/members/${users.owner.id}`).set(as('admin')).send({ role: 'viewer' }).expect(403);
+    const last = await request(planes.app('write')).delete(`/api/v2/organization/members/${users.owner.id}`).set(as('owner')).expect(409);
     expect(last.body).toMatchObject({ error_code: 'conflict', hint: expect.stringContaining('owner') });
+  });
+
+  it('refuses an admin granting security_admin, to itself or anyone, since it carries break-glass admins lack', async () => {
+    const member = await createUser(planes.db);
+    await addMember(planes.db, orgId, member.id, 'member');
+    const toOther = await request(planes.app('write')).put(`/api/v2/organization/members/${member.id}`).set(as('admin')).send({ role: 'security_admin' }).expect(403);
+    expect(toOther.body).toMatchObject({ error_code: 'forbidden', message: expect.stringContaining('gate:break_glass') });
+    await request(planes.app('write')).put(`/api/v2/organization/members/${users.admin.id}`).set(as('admin')).send({ role: 'security_admin' }).expect(403);
+    const newcomer = await createUser(planes.db);
+    await request(planes.app('write')).post('/api/v2/organization/members').set(as('admin')).send({ email: newcomer.email, role: 'security_admin' }).expect(403);
+
+    const roles = makeRepositories(planes.db.primary).memberships;
+    await expect(roles.role(orgId, member.id)).resolves.toBe('member');
+    await expect(roles.role(orgId, users.admin.id)).resolves.toBe('admin');
+    await expect(roles.role(orgId, newcomer.id)).resolves.toBeNull();
+
+    // An owner holds every permission, so it may grant the role.
+    await request(planes.app('write')).put(`/api/v2/organization/members/${member.id}`).set(as('owner')).send({ role: 'security_admin' }).expect(200);
+  });
+
+  it('refuses anyone changing their own role, even downwards', async () => {
+    const res = await request(planes.app('write')).put(`/api/v2/organization/members/${users.admin.id}`).set(as('admin')).send({ role: 'viewer' }).expect(403);
+    expect(res.body).toMatchObject({ error_code: 'forbidden', message: expect.stringContaining('your own role') });
+    await request(planes.app('write')).put(`/api/v2/organization/members/${users.owner.id}`).set(as('owner')).send({ role: 'admin' }).expect(403);
+    await expect(makeRepositories(planes.db.primary).memberships.role(orgId, users.admin.id)).resolves.toBe('admin');
   });
 
   it('treats a member of another organization as not found and refuses bad input', async () => {

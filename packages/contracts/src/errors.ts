@@ -72,3 +72,16 @@ export const ERROR_CATALOGUE = {
 } as const satisfies Record<string, { status: number; category: TErrorCategory; retryable: boolean; hint: string }>;
 
 export type TErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/**
+ * A 403 says who can lift it. The catalogue's `forbidden` hint is the common case (a member
+ * whose role lacks the permission); these name the other ones.
+ */
+export const FORBIDDEN_HINTS = {
+  role: ERROR_CATALOGUE.forbidden.hint,
+  platform_admin: 'This route needs a platform administrator: sign in as one, or ask one to do it for you.',
+  pipeline_scope: 'Widen the pipeline trust policy\'s scopes: an organization administrator registers the policy with the needed scope (POST /api/v2/ci/pipeline/trust-policies); then exchange a new token.',
+  service_account_scope: 'Widen the service account\'s scopes: an organization administrator creates one with the needed scope (POST /api/v2/service-accounts) and revokes this one.',
+  scanner_scope: 'A scanner callback credential only reports results for its scan; use a member\'s or service account\'s token for this.',
+  human_only: 'A human must do this: sign in as a member whose role allows it; pipelines, service accounts and scanners never can, whatever their scopes.',
+} as const;

@@ -1,55 +1,56 @@
+import { appendAuditEntry, makeSigningKeyRepo, type Db, type SigningKey } from '@palisade/db';
 import { ACCESS_TOKEN_TTL_SECONDS, type TSigningKeyService } from '@palisade/platform';
 
-// A retiring key verifies for the longest an access token under it can live, plus the time
-// other processes may keep signing with it (they re-read the active key every minute) and skew.
-export const RETIRING_OVERLAP_MS = (ACCESS_TOKEN_TTL_SECONDS + 120) * 1000;
+// Clocks of the hosts that issue, rotate and verify disagree by a little: a margin for that.
+const RETIREMENT_SKEW_SECONDS = 60;
+// A retiring key verifies for the longest an access token under it can live, plus skew. Issuers
+// read the active kid at each issuance, so none signs with the old key once the rotation commits.
+export const RETIRING_OVERLAP_MS = (ACCESS_TOKEN_TTL_SECONDS + RETIREMENT_SKEW_SECONDS) * 1000;
+// Long enough to wait behind a concurrent rotation holding the key-set lock.
+const ROTATION_TX_OPTIONS = { maxWait: 10_000, timeout: 15_000 };
 
-interface TKeyRecord {
-  kid: string;
-  algorithm: string;
-  status: 'active' | 'retiring' | 'retired';
-  createdAt: Date;
-  retireAfter: Date | null;
-}
+type TKeyRecord = Pick<SigningKey, 'kid' | 'algorithm' | 'status' | 'createdAt' | 'retireAfter'>;
 
 export interface TRotationDeps {
   signingKeys: Pick<TSigningKeyService, 'generate'>;
-  keys: {
-    active(): Promise<TKeyRecord | null>;
-    insert(key: ReturnType<TSigningKeyService['generate']>): Promise<TKeyRecord>;
-    markRetiring(kid: string, retireAfter: Date): Promise<boolean>;
-    retireExpired(now?: Date): Promise<number>;
-    listAll(): Promise<TKeyRecord[]>;
-  };
-  audit: { append(orgId: null, entry: { actorType: string; actorId: string; action: string; targetType: string; targetId: string; data?: unknown; correlationId?: string }): Promise<unknown> };
+  db: Pick<Db, 'primary'>;
 }
 
 /**
  * Rotation: the new key signs from now on; the old one moves to `retiring` and stays in the
- * JWKS and the verifiers until every token it signed has expired; then it is retired.
+ * JWKS and the verifiers until every token it signed has expired; then it is retired. One
+ * transaction under the key-set lock, so two concurrent rotations queue up and exactly one key
+ * is active after each.
  */
 export function makeSigningKeyRotation(deps: TRotationDeps) {
   return {
     async rotate(actor: { id: string; correlationId: string }) {
-      const previous = await deps.keys.active();
-      const next = await deps.keys.insert(deps.signingKeys.generate());
-      if (previous) await deps.keys.markRetiring(previous.kid, new Date(Date.now() + RETIRING_OVERLAP_MS));
-      await deps.keys.retireExpired();
-      await deps.audit.append(null, {
-        actorType: 'user',
-        actorId: actor.id,
-        action: 'signing_key.rotated',
-        targetType: 'signing_key',
-        targetId: next.kid,
-        data: { previous_kid: previous?.kid ?? null },
-        correlationId: actor.correlationId,
-      });
-      const all = await deps.keys.listAll();
-      return { active: next, retiring: all.filter((key) => key.status === 'retiring') };
+      // Outside the transaction: RSA generation is slow and must not hold the lock.
+      const generated = deps.signingKeys.generate();
+      return deps.db.primary.$transaction(async (tx) => {
+        const keys = makeSigningKeyRepo(tx);
+        await keys.lockKeySet();
+        const now = new Date();
+        const next = await keys.insert(generated);
+        const previousKids = await keys.retireActiveExcept(next.kid, new Date(now.getTime() + RETIRING_OVERLAP_MS));
+        await keys.retireExpired(now);
+        await appendAuditEntry(tx, null, {
+          actorType: 'user',
+          actorId: actor.id,
+          action: 'signing_key.rotated',
+          targetType: 'signing_key',
+          targetId: next.kid,
+          data: { previous_kid: previousKids[0] ?? null },
+          correlationId: actor.correlationId,
+        });
+        const all = await keys.listAll();
+        return { active: next, retiring: all.filter((key) => key.status === 'retiring') };
+      }, ROTATION_TX_OPTIONS);
     },
-    async list() {
-      await deps.keys.retireExpired();
-      return deps.keys.listAll();
+    async list(): Promise<TKeyRecord[]> {
+      const keys = makeSigningKeyRepo(deps.db.primary);
+      await keys.retireExpired();
+      return keys.listAll();
     },
   };
 }

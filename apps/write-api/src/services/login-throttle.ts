@@ -2,61 +2,67 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '@palisade/domain';
 
-// Failed sign-ins allowed before a pause: per account (a targeted guess) and per client
-// address (a spray across accounts). Success clears the account's count.
-const ACCOUNT_FAILURES = 10;
+// Sign-in attempts allowed before a pause: per account (a targeted guess) and per client address
+// (a spray across accounts). A successful sign-in gives its attempt back, so in effect these
+// count failures.
+export const ACCOUNT_ATTEMPTS = 10;
 const ACCOUNT_WINDOW_SECONDS = 15 * 60;
-const ADDRESS_FAILURES = 100;
+export const ADDRESS_ATTEMPTS = 100;
 const ADDRESS_WINDOW_SECONDS = 60 * 60;
 
 export interface TLoginThrottle {
-  /** Refuses with 429 while the account or the address is paused. */
+  /**
+   * Takes this attempt from the account's and the address's budgets before the password is
+   * checked, or refuses with 429 once either is spent. Taking it first (an atomic increment,
+   * not a read) is what stops a burst of parallel guesses from all passing one check.
+   */
   check(email: string, ip: string): Promise<void>;
-  recordFailure(email: string, ip: string): Promise<void>;
-  recordSuccess(email: string): Promise<void>;
+  /** The right password: clears the account's budget and, given the address, gives its attempt back. */
+  recordSuccess(email: string, ip?: string): Promise<void>;
 }
 
 export function makeLoginThrottle({ redis, prefix }: { redis: Redis; prefix: string }): TLoginThrottle {
   const byAccount = new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: `${prefix}login:account`,
-    points: ACCOUNT_FAILURES,
+    points: ACCOUNT_ATTEMPTS,
     duration: ACCOUNT_WINDOW_SECONDS,
     blockDuration: ACCOUNT_WINDOW_SECONDS,
   });
   const byAddress = new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: `${prefix}login:address`,
-    points: ADDRESS_FAILURES,
+    points: ADDRESS_ATTEMPTS,
     duration: ADDRESS_WINDOW_SECONDS,
     blockDuration: ADDRESS_WINDOW_SECONDS,
   });
 
   return {
     async check(email, ip) {
-      const [account, address] = await Promise.all([byAccount.get(email), byAddress.get(ip)]);
-      const paused = [
-        account && account.consumedPoints >= ACCOUNT_FAILURES ? account : null,
-        address && address.consumedPoints >= ADDRESS_FAILURES ? address : null,
-      ].filter((res): res is RateLimiterRes => res !== null);
-      if (paused.length) {
-        const waitMs = Math.max(...paused.map((res) => res.msBeforeNext));
-        throw new AppError('too_many_attempts', {
-          message: 'Too many failed sign-ins; sign-in is paused for this account or address.',
-          retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
-        });
+      await consumeOrRefuse(byAccount, email);
+      try {
+        await consumeOrRefuse(byAddress, ip);
+      } catch (error) {
+        // Refused by the address: this attempt never reaches the password, so the account keeps it.
+        await byAccount.reward(email, 1);
+        throw error;
       }
     },
-    async recordFailure(email, ip) {
-      // Over the limit consume() rejects: the pause is already recorded, nothing more to do.
-      await Promise.all([byAccount.consume(email).catch(ignoreLimit), byAddress.consume(ip).catch(ignoreLimit)]);
-    },
-    async recordSuccess(email) {
+    async recordSuccess(email, ip) {
       await byAccount.delete(email);
+      if (ip !== undefined) await byAddress.reward(ip, 1);
     },
   };
 }
 
-function ignoreLimit(rejection: unknown): void {
-  if (!(rejection instanceof RateLimiterRes)) throw rejection;
+async function consumeOrRefuse(limiter: RateLimiterRedis, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    throw new AppError('too_many_attempts', {
+      message: 'Too many failed sign-ins; sign-in is paused for this account or address.',
+      retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+    });
+  }
 }

@@ -1,5 +1,5 @@
 import { appendAuditEntry, makeMembershipRepo, makeUserRepo, type Db, type MembershipRole } from '@palisade/db';
-import { AppError, assertMembershipChange, type TRole } from '@palisade/domain';
+import { AppError, assertMembershipChange, roleAllows, type TRole } from '@palisade/domain';
 
 export interface TActor {
   userId: string;
@@ -14,6 +14,17 @@ export function toMember(row: TMemberRow) {
 }
 
 /**
+ * The actor's role as of the lock, not as of the request's access check: a concurrent change
+ * may just have lowered it, and the grant rules must judge the role the actor still holds.
+ */
+async function lockedActorRole(memberships: ReturnType<typeof makeMembershipRepo>, orgId: string, actor: TActor): Promise<TRole> {
+  const role = await memberships.role(orgId, actor.userId);
+  if (!role) throw new AppError('not_a_member', { message: 'You are no longer a member of this organization.' });
+  if (!roleAllows(role, 'members:manage')) throw new AppError('forbidden', { message: 'This action needs the members:manage permission.' });
+  return role;
+}
+
+/**
  * Membership changes: each runs in one transaction with the organization's membership lock
  * (so two demotions cannot both see "another owner exists") and its audit row.
  */
@@ -24,7 +35,14 @@ export function makeMembersService({ db }: { db: Pick<Db, 'primary'> }) {
       await memberships.lockOrganization(orgId);
       const current = await memberships.member(orgId, userId);
       if (!current) throw new AppError('not_found', { message: 'No such member in this organization.' });
-      assertMembershipChange({ actorRole: actor.role, currentRole: current.role, nextRole, ownerCount: await memberships.countOwners(orgId) });
+      assertMembershipChange({
+        actorUserId: actor.userId,
+        actorRole: await lockedActorRole(memberships, orgId, actor),
+        targetUserId: userId,
+        currentRole: current.role,
+        nextRole,
+        ownerCount: await memberships.countOwners(orgId),
+      });
       if (nextRole) await memberships.add(orgId, userId, nextRole);
       else await memberships.remove(orgId, userId);
       await appendAuditEntry(tx, orgId, {
@@ -50,7 +68,14 @@ export function makeMembersService({ db }: { db: Pick<Db, 'primary'> }) {
         if (await memberships.role(orgId, user.id)) {
           throw new AppError('conflict', { message: 'That user is already a member.', hint: 'Change the role with PUT /api/v2/organization/members/{user_id}.' });
         }
-        assertMembershipChange({ actorRole: actor.role, currentRole: null, nextRole: role, ownerCount: await memberships.countOwners(orgId) });
+        assertMembershipChange({
+          actorUserId: actor.userId,
+          actorRole: await lockedActorRole(memberships, orgId, actor),
+          targetUserId: user.id,
+          currentRole: null,
+          nextRole: role,
+          ownerCount: await memberships.countOwners(orgId),
+        });
         await memberships.add(orgId, user.id, role);
         await appendAuditEntry(tx, orgId, {
           actorType: 'user',

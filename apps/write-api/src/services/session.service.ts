@@ -72,14 +72,31 @@ export function makeSessionService(deps: TSessionDeps) {
     return { id, token };
   }
 
+  /** Takes one attempt from the account's and the address's budgets; a refusal is audited too. */
+  async function takeAttempt(account: string, meta: { ip: string; correlationId: string }): Promise<void> {
+    try {
+      await deps.throttle.check(account, meta.ip);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'too_many_attempts') {
+        await deps.audit.append(null, {
+          actorType: 'anonymous',
+          actorId: null,
+          action: 'auth.login_throttled',
+          data: { email: account, ip: meta.ip },
+          correlationId: meta.correlationId,
+        });
+      }
+      throw error;
+    }
+  }
+
   return {
     async login(email: string, password: string, meta: { ip: string; correlationId: string }): Promise<TSessionTokens> {
       const account = email.trim().toLowerCase();
-      await deps.throttle.check(account, meta.ip);
+      await takeAttempt(account, meta);
       const user = await deps.users.byEmail(account);
       const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
       if (!user || !user.passwordHash || !ok) {
-        await deps.throttle.recordFailure(account, meta.ip);
         await deps.audit.append(null, {
           actorType: 'anonymous',
           actorId: null,
@@ -89,7 +106,7 @@ export function makeSessionService(deps: TSessionDeps) {
         });
         throw new AppError('invalid_credentials', { message: 'The email or password is wrong.' });
       }
-      await deps.throttle.recordSuccess(account);
+      await deps.throttle.recordSuccess(account, meta.ip);
       const correlationId = meta.correlationId;
       await deps.audit.append(null, { actorType: 'user', actorId: user.id, action: 'auth.login', targetType: 'user', targetId: user.id, correlationId });
       return startSession(user, randomUUID());

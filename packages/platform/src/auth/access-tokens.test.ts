@@ -7,8 +7,12 @@ function memoryKeyRepo(): TSigningKeyRepo & { rows: TSigningKeyRecord[] } {
   const rows: TSigningKeyRecord[] = [];
   return {
     rows,
-    insert: async (key) => rows.push({ ...key, status: 'active', retireAfter: null, createdAt: new Date() }),
-    active: async () => rows.filter((r) => r.status === 'active').at(-1) ?? null,
+    insertIfNoneActive: async (key) => {
+      if (rows.some((r) => r.status === 'active')) return false;
+      rows.push({ ...key, status: 'active', retireAfter: null, createdAt: new Date() });
+      return true;
+    },
+    activeKid: async () => rows.filter((r) => r.status === 'active').at(-1)?.kid ?? null,
     byKid: async (kid) => rows.find((r) => r.kid === kid) ?? null,
     listPublishable: async () => rows.filter((r) => r.status !== 'retired'),
   };

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import type { TRouteContract } from '@palisade/contracts';
-import { AppError, isPermission, roleAllows } from '@palisade/domain';
+import { FORBIDDEN_HINTS, type TRouteContract } from '@palisade/contracts';
+import { AppError, isPermission, permissionRefusal, type TPermission, type TPermissionHolder } from '@palisade/domain';
 import type { TAuthenticate, TPrincipal, TResolveMembership, TTenant } from '../auth/principal';
 import { validationError } from './error-body';
 
@@ -40,7 +40,9 @@ export async function resolveAccess(
 
   if (route.auth === 'principal') return { principal };
   if (route.auth === 'platform_admin') {
-    if (!principal.isPlatformAdmin) throw new AppError('forbidden', { message: 'This route is for platform administrators.' });
+    if (!principal.isPlatformAdmin) {
+      throw new AppError('forbidden', { message: 'This route is for platform administrators.', hint: FORBIDDEN_HINTS.platform_admin });
+    }
     return { principal };
   }
 
@@ -70,8 +72,25 @@ function authorize(route: TRouteContract, principal: TPrincipal, tenant: TTenant
   const permission = route.permission;
   if (!permission) return;
   if (!isPermission(permission)) throw new Error(`route ${route.operationId} names unknown permission ${permission}`);
-  const allowed = tenant.role ? roleAllows(tenant.role, permission) : (principal.scopes ?? []).includes(permission);
-  if (!allowed) {
-    throw new AppError('forbidden', { message: `This action needs the ${permission} permission.` });
+  const refusal = permissionRefusal(holderOf(principal, tenant), permission);
+  if (refusal) throw forbidden(refusal, principal, permission);
+}
+
+function holderOf(principal: TPrincipal, tenant: TTenant): TPermissionHolder {
+  return principal.kind === 'human' ? { human: true, role: tenant.role } : { human: false, scopes: principal.scopes ?? [] };
+}
+
+/** The 403 names who can lift it: a person, a role, or the credential's scopes. */
+function forbidden(refusal: 'human_only' | 'role' | 'scope', principal: TPrincipal, permission: TPermission): AppError {
+  if (refusal === 'human_only') {
+    return new AppError('forbidden', { message: `The ${permission} permission is for humans only.`, hint: FORBIDDEN_HINTS.human_only });
   }
+  return new AppError('forbidden', { message: `This action needs the ${permission} permission.`, hint: refusalHint(principal, refusal) });
+}
+
+function refusalHint(principal: TPrincipal, refusal: 'role' | 'scope'): string {
+  if (refusal === 'role') return FORBIDDEN_HINTS.role;
+  if (principal.kind === 'pipeline') return FORBIDDEN_HINTS.pipeline_scope;
+  if (principal.kind === 'service_account') return FORBIDDEN_HINTS.service_account_scope;
+  return FORBIDDEN_HINTS.scanner_scope;
 }
