@@ -67,3 +67,55 @@ describe('access tokens', () => {
     await expect(tokens.verify('not-a-jwt')).rejects.toMatchObject({ code: 'unauthenticated' });
   });
 });
+
+describe('the cache of verified tokens', () => {
+  const human = { kind: 'human' as const, id: '0190d6a2-6a86-7c3e-9d0a-3f4b2c1d0e9f', isPlatformAdmin: false, scopes: ['scans:read'] };
+
+  async function fresh() {
+    const repo = memoryKeyRepo();
+    let clock = Date.now();
+    const keys = makeSigningKeyService({ keys: repo, kek: randomBytes(32), now: () => clock });
+    await keys.ensureActiveKey();
+    return { repo, keys, tokens: makeAccessTokenService({ keys }), advance: (ms: number) => (clock += ms) };
+  }
+
+  it('answers a token it verified before with a copy its caller cannot corrupt', async () => {
+    const { tokens } = await fresh();
+    const { token } = await tokens.issue(human);
+    const first = await tokens.verify(token);
+    (first.scopes as string[]).push('org:manage');
+    await expect(tokens.verify(token)).resolves.toMatchObject({ id: human.id, scopes: ['scans:read'] });
+  });
+
+  it('refuses a token it verified before once its key is retired', async () => {
+    const { repo, tokens, advance } = await fresh();
+    const { token } = await tokens.issue(human);
+    await tokens.verify(token);
+    repo.rows[0].status = 'retired';
+    advance(60_000); // past the key service's own cache of the kid's state
+    await expect(tokens.verify(token)).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it('refuses a tampered copy of a token it verified before', async () => {
+    const { tokens } = await fresh();
+    const { token } = await tokens.issue(human);
+    await tokens.verify(token);
+    const [header, body, signature] = token.split('.');
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString());
+    const forged = `${header}.${Buffer.from(JSON.stringify({ ...claims, adm: true })).toString('base64url')}.${signature}`;
+    await expect(tokens.verify(forged)).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it('refuses a token it verified before once it has expired', async () => {
+    const { tokens } = await fresh();
+    const { token } = await tokens.issue(human, 1);
+    await tokens.verify(token);
+    const realNow = Date.now;
+    Date.now = () => realNow() + 10_000;
+    try {
+      await expect(tokens.verify(token)).rejects.toMatchObject({ message: 'The access token has expired.' });
+    } finally {
+      Date.now = realNow;
+    }
+  });
+});
