@@ -68,7 +68,8 @@ describe('device authorization grant (RFC 8628), in process', () => {
 
     it('refuses unknown fields with a 422 naming them, in JSON and in form bodies', async () => {
       const json = await write().post('/api/v2/auth/device/code').send({ client_id: 'palisade-cli', client_secret: 'x' }).expect(422);
-      expect(json.body).toMatchObject({ error_code: 'validation_failed', field: 'body.client_secret' });
+      // The spec's 422, with RFC 6749's error member beside it so that OAuth libraries read it.
+      expect(json.body).toMatchObject({ error_code: 'validation_failed', field: 'body.client_secret', error: 'invalid_request', error_description: expect.stringContaining('body.client_secret') });
       const form = await write().post('/api/v2/auth/device/code').type('form').send({ client_id: 'palisade-cli', audience: 'x' }).expect(422);
       expect(form.body.field).toBe('body.audience');
       const missing = await write().post('/api/v2/auth/device/code').send({}).expect(422);
@@ -160,7 +161,7 @@ describe('device authorization grant (RFC 8628), in process', () => {
       const json = await write().post('/api/v2/auth/device/token').send({ grant_type: GRANT_TYPE, device_code, client_id: 'palisade-cli' }).expect(400);
       expect(json.body.error).toBe('authorization_pending');
       const extra = await poll(device_code, { client_secret: 'x' }).expect(422);
-      expect(extra.body).toMatchObject({ error_code: 'validation_failed', field: 'body.client_secret' });
+      expect(extra.body).toMatchObject({ error_code: 'validation_failed', field: 'body.client_secret', error: 'invalid_request' });
     });
   });
 

@@ -37,10 +37,13 @@ export function fieldIssues(section: string, issues: readonly z.core.$ZodIssue[]
   return out;
 }
 
-export function validationError(errors: TFieldIssue[]): AppError {
+export function validationError(errors: TFieldIssue[], { oauth = false }: { oauth?: boolean } = {}): AppError {
   const first = errors[0];
+  const message = first ? `Invalid request: ${first.field}: ${first.issue}.` : 'Invalid request.';
   return new AppError('validation_failed', {
-    message: first ? `Invalid request: ${first.field}: ${first.issue}.` : 'Invalid request.',
+    message,
     errors,
+    // OAuth endpoints also speak RFC 6749 section 5.2, so that client libraries read the refusal.
+    ...(oauth ? { extra: { error: 'invalid_request', error_description: message } } : {}),
   });
 }

@@ -26,7 +26,7 @@ export function validateRequest(route: TRouteContract, req: Request): { params: 
     issues.push({ field: 'body', issue: 'this route takes no request body' });
   }
 
-  if (issues.length) throw validationError(issues);
+  if (issues.length) throw validationError(issues, { oauth: route.request.acceptsForm === true });
   return { params: params.success ? params.data : {}, query: query.success ? query.data : {}, body };
 }
 
