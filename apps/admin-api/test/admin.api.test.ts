@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { createOrganization, createUser, startTestPlanes, type TTestPlanes } from '@palisade/testing';
+import { addMember, createOrganization, createUser, startTestPlanes, type TTestPlanes } from '@palisade/testing';
 import { makeRepositories } from '@palisade/db';
 import { ACCESS_TOKEN_TTL_SECONDS, decryptWithKek, KEY_STATE_TTL_MS } from '@palisade/platform';
 import { buildReadApi } from '../../read-api/src/app';
@@ -135,6 +135,23 @@ describe('the admin plane', () => {
     expect(res.body.quota).toEqual({ requests_per_minute: 5, burst: 0, source: 'custom' });
     const audit = await makeRepositories(planes.db.primary).audit.list(org.id);
     expect(audit.map((row) => row.action)).toEqual(['quota.updated']);
+  });
+
+  it('sets a quota that the write plane then enforces for that organization', async () => {
+    const org = await createOrganization(planes.db);
+    const user = await createUser(planes.db);
+    await addMember(planes.db, org.id, user.id, 'member');
+    await request(planes.app('admin'))
+      .put(`/api/v2/admin/organizations/${org.id}/quota`)
+      .set('Authorization', `Bearer ${adminToken}`)
+      .send({ requests_per_minute: 2, burst: 0 })
+      .expect(200);
+    const headers = { Authorization: `Bearer ${await login(user)}`, 'X-Organization-ID': org.id };
+    const createScan = () => request(planes.app('write')).post('/api/v2/scans').set(headers).send({ target: { kind: 'image', reference: 'registry.example/q:1' }, tools: ['trivy-ext'] });
+    await createScan().expect(201);
+    await createScan().expect(201);
+    const refused = await createScan().expect(429);
+    expect(refused.body).toMatchObject({ error_code: 'rate_limited', retryable: true });
   });
 
   it('refuses a bad quota and an unknown organization', async () => {
