@@ -25,6 +25,11 @@ export interface TStartStackOptions {
   env?: Record<string, string>;
   /** How long each plane may take to answer /readyz (default 60 s: cold tsx compiles). */
   readyTimeoutMs?: number;
+  /**
+   * Processes per plane (default 1). The edge sends to the first; the others are reachable
+   * directly through `replicaUrls`, for tests of state that must hold across processes.
+   */
+  replicas?: Partial<Record<TPlane, number>>;
 }
 
 export interface TStack {
@@ -32,6 +37,8 @@ export interface TStack {
   baseUrl: string;
   /** Each started plane directly, bypassing the edge. */
   planeUrls: Partial<Record<TPlane, string>>;
+  /** Every process of each plane (the first is the one in `planeUrls`). */
+  replicaUrls: Partial<Record<TPlane, string[]>>;
   /** Everything the plane wrote to stdout (pino JSON lines) and stderr; 'edge' is nginx's logs. */
   logs(plane: TPlane | 'edge'): string;
   stop(): Promise<void>;
@@ -63,10 +70,11 @@ export async function startStack(options: TStartStackOptions): Promise<TStack> {
   delete env.DATABASE_READ_URL;
 
   const children = new Map<TPlane, ManagedProcess>();
+  const replicas: Array<{ plane: TPlane; port: number; child: ManagedProcess }> = [];
   let edge: TEdgeNginx | undefined;
   const stop = async () => {
     // Planes first (they drain through the edge), then the edge.
-    await Promise.all([...children.values()].map((child) => child.stop()));
+    await Promise.all([...children.values(), ...replicas.map((replica) => replica.child)].map((child) => child.stop()));
     await edge?.stop();
   };
   const planeLogs = (plane: TPlane) => {
@@ -75,18 +83,26 @@ export async function startStack(options: TStartStackOptions): Promise<TStack> {
   };
 
   try {
-    for (const plane of planes) {
-      const entry = path.join(REPO_ROOT, 'apps', PLANE_APPS[plane], 'src/main.ts');
-      children.set(plane, new ManagedProcess({
-        name: `${plane} plane`,
+    const spawnPlane = (plane: TPlane, port: number, name: string) =>
+      new ManagedProcess({
+        name,
         command: process.execPath,
-        args: tsNodeArgs(entry),
+        args: tsNodeArgs(path.join(REPO_ROOT, 'apps', PLANE_APPS[plane], 'src/main.ts')),
         cwd: REPO_ROOT,
-        env: { ...env, PORT: String(ports[plane]) },
-      }));
+        env: { ...env, PORT: String(port) },
+      });
+    for (const plane of planes) {
+      children.set(plane, spawnPlane(plane, ports[plane], `${plane} plane`));
+      for (let n = 2; n <= (options.replicas?.[plane] ?? 1); n++) {
+        const port = await freePort();
+        replicas.push({ plane, port, child: spawnPlane(plane, port, `${plane} plane #${n}`) });
+      }
     }
-    await Promise.all(planes.map((plane) =>
-      waitForOk(`http://127.0.0.1:${ports[plane]}/readyz`, children.get(plane)!, options.readyTimeoutMs ?? 60_000, () => planeLogs(plane))));
+    const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+    await Promise.all([
+      ...planes.map((plane) => waitForOk(`http://127.0.0.1:${ports[plane]}/readyz`, children.get(plane)!, readyTimeoutMs, () => planeLogs(plane))),
+      ...replicas.map(({ port, child }) => waitForOk(`http://127.0.0.1:${port}/readyz`, child, readyTimeoutMs, () => `${child.stdout}${child.stderr}`)),
+    ]);
     edge = await startEdgeNginx({ upstreams: ports, port: edgePort });
   } catch (error) {
     await stop();
@@ -97,6 +113,9 @@ export async function startStack(options: TStartStackOptions): Promise<TStack> {
   return {
     baseUrl,
     planeUrls: Object.fromEntries(planes.map((plane) => [plane, `http://127.0.0.1:${ports[plane]}`])),
+    replicaUrls: Object.fromEntries(
+      planes.map((plane) => [plane, [ports[plane], ...replicas.filter((r) => r.plane === plane).map((r) => r.port)].map((port) => `http://127.0.0.1:${port}`)]),
+    ),
     logs: (plane) => (plane === 'edge' ? edgeLogs() : planeLogs(plane)),
     stop,
   };
