@@ -29,3 +29,13 @@ export async function ensureDebianPackages(wanted, { ui }) {
   const why = wanted.map((w) => w.why).join('; ');
   await aptInstall(wanted.map((w) => w.pkg), { ui, why });
 }
+
+/** A binary `find()` locates, installed from `pkg` first when it is missing. */
+export async function ensureBinary({ find, pkg, why, ui }) {
+  let binary = find();
+  if (binary) return binary;
+  await aptInstall([pkg], { ui, why });
+  binary = find();
+  if (!binary) throw new Error(`apt-get installed ${pkg} but its program was not found`);
+  return binary;
+}

@@ -2,7 +2,7 @@
 // run in the foreground as a supervised child with everything it writes under .data/nginx.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { aptInstall } from './apt.mjs';
+import { ensureBinary } from './apt.mjs';
 import { waitForHttpOk } from './net.mjs';
 import { DATA_DIR, REPO_ROOT, run, tsNodeArgs, which } from './shell.mjs';
 
@@ -11,14 +11,8 @@ export function findNginx() {
   return which('nginx', ['/usr/sbin', '/usr/local/sbin', '/usr/local/nginx/sbin']);
 }
 
-export async function ensureNginx({ ui }) {
-  let binary = findNginx();
-  if (!binary) {
-    await aptInstall(['nginx'], { ui, why: 'nginx is not installed' });
-    binary = findNginx();
-    if (!binary) throw new Error('apt-get installed nginx but it is not on PATH');
-  }
-  return binary;
+export function ensureNginx({ ui }) {
+  return ensureBinary({ find: findNginx, pkg: 'nginx', why: 'nginx is not installed', ui });
 }
 
 /** Writes .data/nginx/{nginx.conf,palisade.conf} for these addresses and checks them with nginx -t. */

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { aptInstall } from './apt.mjs';
+import { ensureBinary } from './apt.mjs';
 import { portAnswers, waitFor } from './net.mjs';
 import { DATA_DIR, REPO_ROOT, isRoot, run, userIds, which } from './shell.mjs';
 
@@ -23,14 +23,8 @@ export function findPostgresBinDir() {
   return initdb && existsSync(path.join(path.dirname(initdb), 'postgres')) ? path.dirname(initdb) : null;
 }
 
-async function ensureBinaries(ui) {
-  let bin = findPostgresBinDir();
-  if (!bin) {
-    await aptInstall(['postgresql'], { ui, why: 'PostgreSQL is not installed' });
-    bin = findPostgresBinDir();
-    if (!bin) throw new Error('apt-get installed postgresql but no initdb was found under /usr/lib/postgresql/*/bin');
-  }
-  return bin;
+function ensureBinaries(ui) {
+  return ensureBinary({ find: findPostgresBinDir, pkg: 'postgresql', why: 'PostgreSQL is not installed', ui });
 }
 
 /** The account the server runs as: ourselves, or `postgres` when we are root. */

@@ -1,19 +1,14 @@
 // A Redis of our own under .data/redis (port 63799) for when none is given.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { aptInstall } from './apt.mjs';
+import { ensureBinary } from './apt.mjs';
 import { redisAnswers, waitFor } from './net.mjs';
 import { DATA_DIR, which } from './shell.mjs';
 
 export const OWN_REDIS_PORT = 63799;
 
 export async function startOwnRedis({ ui, supervisor, port = OWN_REDIS_PORT, persist = true }) {
-  let binary = which('redis-server');
-  if (!binary) {
-    await aptInstall(['redis-server'], { ui, why: 'Redis is not installed' });
-    binary = which('redis-server');
-    if (!binary) throw new Error('apt-get installed redis-server but it is not on PATH');
-  }
+  const binary = await ensureBinary({ find: () => which('redis-server'), pkg: 'redis-server', why: 'Redis is not installed', ui });
   const dir = path.join(DATA_DIR, 'redis');
   mkdirSync(dir, { recursive: true });
   const child = supervisor.start({

@@ -72,20 +72,17 @@ export function makeSessionService(deps: TSessionDeps) {
     return { id, token };
   }
 
+  /** A sign-in that did not get through, in the audit log (no user is proven yet). */
+  function auditRefusedLogin(action: 'auth.login_failed' | 'auth.login_throttled', account: string, meta: { ip: string; correlationId: string }) {
+    return deps.audit.append(null, { actorType: 'anonymous', actorId: null, action, data: { email: account, ip: meta.ip }, correlationId: meta.correlationId });
+  }
+
   /** Takes one attempt from the account's and the address's budgets; a refusal is audited too. */
   async function takeAttempt(account: string, meta: { ip: string; correlationId: string }): Promise<void> {
     try {
       await deps.throttle.check(account, meta.ip);
     } catch (error) {
-      if (error instanceof AppError && error.code === 'too_many_attempts') {
-        await deps.audit.append(null, {
-          actorType: 'anonymous',
-          actorId: null,
-          action: 'auth.login_throttled',
-          data: { email: account, ip: meta.ip },
-          correlationId: meta.correlationId,
-        });
-      }
+      if (error instanceof AppError && error.code === 'too_many_attempts') await auditRefusedLogin('auth.login_throttled', account, meta);
       throw error;
     }
   }
@@ -97,13 +94,7 @@ export function makeSessionService(deps: TSessionDeps) {
       const user = await deps.users.byEmail(account);
       const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
       if (!user || !user.passwordHash || !ok) {
-        await deps.audit.append(null, {
-          actorType: 'anonymous',
-          actorId: null,
-          action: 'auth.login_failed',
-          data: { email: account, ip: meta.ip },
-          correlationId: meta.correlationId,
-        });
+        await auditRefusedLogin('auth.login_failed', account, meta);
         throw new AppError('invalid_credentials', { message: 'The email or password is wrong.' });
       }
       await deps.throttle.recordSuccess(account, meta.ip);
