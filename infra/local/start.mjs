@@ -8,6 +8,7 @@
 import { ensureNodeModules } from './lib/deps.mjs';
 import { MissingPackageError, ensureDebianPackages } from './lib/apt.mjs';
 import { seedDemo } from './lib/credentials.mjs';
+import { pendingMigrations } from './lib/migrations.mjs';
 import { portAnswers, redisAnswers, waitForHttpOk } from './lib/net.mjs';
 import { ensureNginx, findNginx, startEdge } from './lib/nginx.mjs';
 import { EDGE_PLANES, PLANE_PROCESSES, entryOf, planeEnv } from './lib/planes.mjs';
@@ -79,6 +80,16 @@ async function missingDebianPackages() {
   return wanted;
 }
 
+/** Runs migrate deploy only when a migration is missing: a restart skips its engine start-up. */
+async function migrate(env) {
+  const pending = await pendingMigrations(env.DATABASE_URL).catch(() => null);
+  if (pending?.length === 0) {
+    ui.info('every migration is already applied');
+    return;
+  }
+  await run('npm', ['run', '--silent', '-w', '@palisade/db', 'migrate:deploy'], { env, quiet: true });
+}
+
 async function main() {
   assertNodeVersion();
   await supervisor.reapLeftovers();
@@ -92,7 +103,7 @@ async function main() {
 
   const env = planeEnv({ databaseUrl, redisUrl, publicBaseUrl: baseUrl, secrets: localSecrets() });
   await ui.step('Prisma client (npm run -w @palisade/db generate)', () => run('npm', ['run', '--silent', '-w', '@palisade/db', 'generate'], { env, quiet: true }));
-  await ui.step('migrations (npm run -w @palisade/db migrate:deploy)', () => run('npm', ['run', '--silent', '-w', '@palisade/db', 'migrate:deploy'], { env, quiet: true }));
+  await ui.step('migrations (npm run -w @palisade/db migrate:deploy)', () => migrate(env));
   const credentials = await ui.step('demo organization and user (npm run -w @palisade/db seed)', () => seedDemo({ env, baseUrl, ui }));
 
   await ui.step('planes and worker', async () => {

@@ -8,5 +8,7 @@ export const ZWorkerEnv = ZBaseEnv.extend({
   CALLBACK_BASE_URL: z.url().optional(),
   /** Parent directory of the worker's checkouts (default the OS temp directory). */
   WORKER_WORK_DIR: z.string().max(1024).optional(),
+  /** OSV advisories (JSON files, any layout) the built-in sca matches lockfiles against; unset, sca lists packages only. */
+  PALISADE_ADVISORY_DIR: z.string().max(1024).optional(),
 });
 export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;

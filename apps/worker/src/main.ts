@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     log: logger,
     callbackBaseUrl: env.CALLBACK_BASE_URL ?? env.PUBLIC_BASE_URL,
     workDir: env.WORKER_WORK_DIR ?? tmpdir(),
+    advisoryDir: env.PALISADE_ADVISORY_DIR,
   });
   const available = Object.keys(handlers) as TQueueName[];
   const wanted = env.WORKER_QUEUES === 'all' ? available : env.WORKER_QUEUES.split(',').map((name) => name.trim());

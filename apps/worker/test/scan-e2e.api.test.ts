@@ -14,6 +14,8 @@ import { makeJobHandlers } from '../src/handlers';
 import { makeGitRepo } from './git-fixture';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+// Real GitHub advisories in OSV format, shipped with the shared corpus (MANIFEST.md).
+const ADVISORIES = path.resolve(__dirname, '../../../../shared/corpus/advisories-osv');
 const QUEUES: TQueueName[] = ['scan-fanout', 'scan-plan', 'scan-tool', 'scan-deadline', 'outbox-dispatch'];
 
 describe('scans end to end on real BullMQ workers', () => {
@@ -53,6 +55,7 @@ describe('scans end to end on real BullMQ workers', () => {
       log: silent,
       callbackBaseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       workDir,
+      advisoryDir: ADVISORIES,
     });
     workers = startWorkers({ connection: redis, prefix: planes.env.REDIS_PREFIX, queues: QUEUES, handlers, log: silent });
     const { org, user } = await createOrgWithMember(planes.db, 'member');
@@ -61,6 +64,12 @@ describe('scans end to end on real BullMQ workers', () => {
     repo = makeGitRepo({
       '.env': `GITHUB_TOKEN=ghp_${randomBytes(18).toString('hex')}\n`,
       'deploy/pod.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n    - name: web\n      image: nginx:latest\n      securityContext:\n        privileged: true\n',
+      // lodash 4.17.20 is inside GHSA-35jh-r3h4-6jhm (fixed in 4.17.21).
+      'package-lock.json': JSON.stringify({
+        name: 'app',
+        lockfileVersion: 3,
+        packages: { '': { name: 'app', dependencies: { lodash: '4.17.20' } }, 'node_modules/lodash': { version: '4.17.20' } },
+      }),
     });
   });
 
@@ -95,11 +104,17 @@ describe('scans end to end on real BullMQ workers', () => {
     const scan = (await get(`/api/v2/scans/${scanId}`).expect(200)).body;
     expect(scan).toMatchObject({ status: 'succeeded', plan: 'automatic', scan_request_id: id });
     expect(scan.plan_reason).toMatch(/iac: .*deploy\/pod\.yaml/);
+    expect(scan.plan_reason).toMatch(/sca: found package-lock\.json/);
     expect(scan.tools.map((t: { tool: string; status: string }) => [t.tool, t.status])).toEqual([
       ['secrets', 'succeeded'],
+      ['sca', 'succeeded'],
       ['iac', 'succeeded'],
     ]);
-    expect(scan.findings_count).toBeGreaterThanOrEqual(2);
+    expect(scan.findings_count).toBeGreaterThanOrEqual(3);
+    const sca = (await get(`/api/v2/findings?tool=sca`).expect(200)).body.items;
+    expect(sca).toEqual([expect.objectContaining({ tool: 'sca', severity: 'high', rule: expect.objectContaining({ id: 'GHSA-35jh-r3h4-6jhm', cve: ['CVE-2021-23337'] }) })]);
+    const detail = (await get(`/api/v2/findings/${sca[0].finding_id}/detail`).expect(200)).body;
+    expect(detail.evidence).toEqual([expect.objectContaining({ kind: 'dependency_path', path: ['pkg:npm/lodash@4.17.20'], fixed_versions: ['4.17.21'] })]);
 
     // Every outbox row reaches the org stream (outbox-dispatch runs as a worker here).
     const rows = await until(

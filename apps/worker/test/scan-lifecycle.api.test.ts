@@ -90,7 +90,8 @@ describe('scan lifecycle: plan, built-in tools, deadline, fan-out, outbox (worke
     expect(byTool.secrets.findings_count).toBeGreaterThanOrEqual(1);
     expect(byTool.iac).toMatchObject({ status: 'succeeded' });
     expect(byTool.iac.findings_count).toBeGreaterThanOrEqual(1);
-    expect(byTool.sca).toMatchObject({ status: 'skipped', error: { error_code: 'tool_not_available', message: expect.stringContaining('not available') } });
+    // This worker has no advisory database: sca says so instead of reporting an all-clear.
+    expect(byTool.sca).toMatchObject({ status: 'skipped', error: { error_code: 'advisories_not_configured', message: expect.stringContaining('PALISADE_ADVISORY_DIR') } });
     expect(done).toMatchObject({ status: 'partial', started_at: expect.any(String), finished_at: expect.any(String) });
     expect(done.findings_count).toBe(byTool.secrets.findings_count + byTool.iac.findings_count);
 

@@ -7,3 +7,6 @@ export { redactSecret } from './secrets/redact';
 export { scanDirectoryForIac, scanIacText, iacFileKind } from './iac/iac-scanner';
 export { IAC_RULES } from './iac/iac-rules';
 export { isLockFile, walkFiles, MAX_FILE_BYTES, MAX_FILES, type TRepoFile, type TWalkOptions } from './walk-files';
+export { scanDirectoryForSca, MAX_LOCKFILE_BYTES, type TScaComponent, type TScaOptions, type TScaScan } from './sca/sca-scanner';
+export { AdvisoryDirectoryError } from './sca/osv/advisory-store';
+export { ECOSYSTEMS, type TEcosystem } from './sca/ecosystems';

@@ -10,14 +10,15 @@ describe('runBuiltinTool', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-run-'));
     await writeFile(path.join(dir, 'README.md'), '# nothing to see\n');
     for (const tool of IMPLEMENTED_BUILTIN_TOOLS) {
-      const report = await runBuiltinTool(tool, dir);
+      const { report, summary } = await runBuiltinTool(tool, dir);
       expect(ZPalisadeReport.parse(report)).toEqual(report);
+      expect(summary).toEqual(expect.any(String));
       expect(report).toEqual({ format: 'palisade', version: 1, tool: { name: tool, version: expect.any(String) }, results: [] });
     }
   });
 
   it('refuses a tool it does not implement', async () => {
-    await expect(runBuiltinTool('sca' as never, os.tmpdir())).rejects.toThrow(/not implemented/);
+    await expect(runBuiltinTool('dast' as never, os.tmpdir())).rejects.toThrow(/not implemented/);
   });
 
   it('stops when aborted', async () => {
@@ -30,7 +31,7 @@ describe('runBuiltinTool', () => {
 describe('tool names', () => {
   it('knows every built-in name and which of them run here', () => {
     expect([...BUILTIN_TOOLS]).toEqual(['secrets', 'sca', 'iac', 'image', 'kubernetes', 'dast']);
-    expect([...IMPLEMENTED_BUILTIN_TOOLS]).toEqual(['secrets', 'iac']);
+    expect([...IMPLEMENTED_BUILTIN_TOOLS]).toEqual(['secrets', 'sca', 'iac']);
     // The worker decides what to run from the domain's list; it must match what is implemented here.
     expect([...RUNNABLE_BUILTIN_TOOLS]).toEqual([...IMPLEMENTED_BUILTIN_TOOLS]);
     expect(isBuiltinTool('dast')).toBe(true);

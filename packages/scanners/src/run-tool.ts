@@ -2,6 +2,7 @@ import { ZPalisadeReport, type TPalisadeReport } from '@palisade/contracts';
 import type { TBuiltinTool } from '@palisade/domain/scans/scan-tools';
 import { scanDirectoryForIac } from './iac/iac-scanner';
 import { makeReport } from './report';
+import { scanDirectoryForSca } from './sca/sca-scanner';
 import { scanDirectoryForSecrets } from './secrets/secrets-scanner';
 
 // Every tool name the worker runs itself rather than waiting for an external callback (API.md).
@@ -9,26 +10,49 @@ import { scanDirectoryForSecrets } from './secrets/secrets-scanner';
 export { BUILTIN_TOOLS, isBuiltinTool, type TBuiltinTool } from '@palisade/domain/scans/scan-tools';
 
 /** The subset this package can run on a checkout today. */
-export const IMPLEMENTED_BUILTIN_TOOLS = ['secrets', 'iac'] as const satisfies readonly TBuiltinTool[];
+export const IMPLEMENTED_BUILTIN_TOOLS = ['secrets', 'sca', 'iac'] as const satisfies readonly TBuiltinTool[];
 export type TImplementedBuiltinTool = (typeof IMPLEMENTED_BUILTIN_TOOLS)[number];
 
 export function isImplementedBuiltinTool(name: string): name is TImplementedBuiltinTool {
   return (IMPLEMENTED_BUILTIN_TOOLS as readonly string[]).includes(name);
 }
 
-export type TRunToolOptions = { signal?: AbortSignal };
+export type TRunToolOptions = {
+  signal?: AbortSignal;
+  /** sca: a directory of OSV advisories (the worker's PALISADE_ADVISORY_DIR); unset, nothing is matched. */
+  advisoryDir?: string;
+};
+
+export type TBuiltinToolRun = {
+  /** Validated against ZPalisadeReport. */
+  report: TPalisadeReport;
+  /** What the tool did, for the worker's log and job result (e.g. sca: lockfiles read, whether advisories were matched). */
+  summary: string;
+};
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
 
 /**
  * Runs a built-in tool over a checked-out directory and returns its report in Palisade's format,
  * ready to post to the callback plane. The report is validated here, so a scanner bug fails the
  * tool instead of sending the callback plane something it would reject.
  */
-export async function runBuiltinTool(tool: TImplementedBuiltinTool, dir: string, options: TRunToolOptions = {}): Promise<TPalisadeReport> {
+export async function runBuiltinTool(tool: TImplementedBuiltinTool, dir: string, options: TRunToolOptions = {}): Promise<TBuiltinToolRun> {
   switch (tool) {
-    case 'secrets':
-      return ZPalisadeReport.parse(makeReport('secrets', await scanDirectoryForSecrets(dir, options)));
-    case 'iac':
-      return ZPalisadeReport.parse(makeReport('iac', await scanDirectoryForIac(dir, options)));
+    case 'secrets': {
+      const results = await scanDirectoryForSecrets(dir, { signal: options.signal });
+      return { report: ZPalisadeReport.parse(makeReport('secrets', results)), summary: `${plural(results.length, 'secret')} found.` };
+    }
+    case 'iac': {
+      const results = await scanDirectoryForIac(dir, { signal: options.signal });
+      return { report: ZPalisadeReport.parse(makeReport('iac', results)), summary: `${plural(results.length, 'misconfiguration')} found.` };
+    }
+    case 'sca': {
+      const scan = await scanDirectoryForSca(dir, options);
+      return { report: ZPalisadeReport.parse(makeReport('sca', scan.results)), summary: scan.summary };
+    }
     default:
       throw new Error(`built-in tool "${String(tool)}" is not implemented by @palisade/scanners`);
   }

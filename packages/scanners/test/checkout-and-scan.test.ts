@@ -42,7 +42,7 @@ describe('checking out a real repository and scanning it', () => {
 
     const checkout = await checkoutRepository({ url: pathToFileURL(repo).href, ref: 'main', into: path.join(root, 'checkout') });
     commit = checkout.commit;
-    reports = { secrets: await runBuiltinTool('secrets', checkout.dir), iac: await runBuiltinTool('iac', checkout.dir) };
+    reports = { secrets: (await runBuiltinTool('secrets', checkout.dir)).report, iac: (await runBuiltinTool('iac', checkout.dir)).report };
   });
 
   it('reports the commit it scanned', () => {

@@ -20,6 +20,8 @@ export interface TScanToolJobDeps extends TScanJobDeps {
   callbackBaseUrl: string;
   /** Where checkouts are made (a fresh directory per job, removed afterwards). */
   workDir: string;
+  /** OSV advisories for the built-in sca (PALISADE_ADVISORY_DIR). */
+  advisoryDir?: string;
   fetch?: typeof fetch;
 }
 

@@ -1,6 +1,6 @@
 import type { TTarget, TToolError } from '@palisade/contracts';
 import { makeScanRepo, transitionTool, type Prisma } from '@palisade/db';
-import { isTerminalScan, isTerminalTool, issueCallbackToken, toolCallbackUrl } from '@palisade/domain';
+import { builtinToolSkipReason, isTerminalScan, isTerminalTool, issueCallbackToken, toolCallbackUrl } from '@palisade/domain';
 import type { TQueuePayload } from '@palisade/queue';
 import { CheckoutError, isImplementedBuiltinTool, runBuiltinTool } from '@palisade/scanners';
 import type { Job } from 'bullmq';
@@ -45,13 +45,11 @@ export function makeScanToolJob(deps: TScanToolJobDeps) {
     if (!scan || !row || isTerminalScan(scan.status) || isTerminalTool(row.status)) return { skipped: true };
     const target = scan.target as TTarget;
 
-    if (!isImplementedBuiltinTool(tool)) {
-      await finish(orgId, scanId, tool, 'skipped', { error_code: 'tool_not_available', message: `The built-in tool "${tool}" is not available in this deployment.` });
-      return { skipped: 'tool_not_available' };
-    }
-    if (target.kind !== 'repository') {
-      await finish(orgId, scanId, tool, 'skipped', { error_code: 'target_not_supported', message: `The built-in tool "${tool}" scans repositories, not ${target.kind} targets.` });
-      return { skipped: 'target_not_supported' };
+    const skip = builtinToolSkipReason(tool, target.kind, { advisoryDatabase: Boolean(deps.advisoryDir) });
+    if (skip !== null || !isImplementedBuiltinTool(tool) || target.kind !== 'repository') {
+      const error = skip ?? { error_code: 'tool_not_available', message: `The built-in tool "${tool}" is not available in this deployment.` };
+      await finish(orgId, scanId, tool, 'skipped', error);
+      return { skipped: error.error_code };
     }
 
     const credential = issueCallbackToken();
@@ -63,7 +61,7 @@ export function makeScanToolJob(deps: TScanToolJobDeps) {
     await dispatchOutbox(deps, started);
 
     try {
-      const report = await withCheckout(deps.workDir, target, scan.deadlineAt, (dir) => runBuiltinTool(tool, dir));
+      const { report, summary } = await withCheckout(deps.workDir, target, scan.deadlineAt, (dir) => runBuiltinTool(tool, dir, { advisoryDir: deps.advisoryDir }));
       const response = await post(toolCallbackUrl(deps.callbackBaseUrl, scanId, tool), {
         method: 'POST',
         headers: {
@@ -77,8 +75,8 @@ export function makeScanToolJob(deps: TScanToolJobDeps) {
       });
       const text = await response.text();
       if (response.ok) {
-        deps.log.info({ scanId, tool, results: report.results.length }, 'built-in tool report posted');
-        return { posted: report.results.length };
+        deps.log.info({ scanId, tool, results: report.results.length, summary }, 'built-in tool report posted');
+        return { posted: report.results.length, summary };
       }
       // Already reported (a previous attempt's post landed) or the scan ended meanwhile: nothing to do.
       if (response.status === 409) return { conflict: text.slice(0, 200) };

@@ -1,4 +1,4 @@
-import { planAutomatic } from './automatic-plan';
+import { BUILTIN_SCA_LOCKFILES, isBuiltinScaFile, planAutomatic } from './automatic-plan';
 
 const repo = { kind: 'repository' } as const;
 
@@ -30,14 +30,38 @@ describe('planAutomatic for a repository', () => {
     ['Cargo.lock'],
     ['Gemfile.lock'],
     ['composer.lock'],
-    ['pom.xml'],
-    ['app/build.gradle'],
-    ['build.gradle.kts'],
     ['yarn.lock'],
     ['pnpm-lock.yaml'],
-    ['src/App/App.csproj'],
-  ])('recognises %s as a dependency manifest', (file) => {
+    ['uv.lock'],
+    ['go.mod'],
+    ['gradle.lockfile'],
+  ])('adds sca for %s, a file the built-in sca reads', (file) => {
     expect(planAutomatic(repo, [file])).toEqual({ tools: ['secrets', 'sca'], reason: ['secrets: always run on a repository', `sca: found ${file}`] });
+  });
+
+  it.each([['pom.xml'], ['app/build.gradle'], ['build.gradle.kts'], ['src/App/App.csproj'], ['package.json'], ['mix.lock']])(
+    'does not add sca for %s alone, which pins no versions the built-in sca reads, and says why',
+    (file) => {
+      expect(planAutomatic(repo, [file])).toEqual({
+        tools: ['secrets'],
+        reason: ['secrets: always run on a repository', `sca: found ${file} but no lockfile the built-in sca reads, so not chosen; commit a lockfile or name an external SCA tool`],
+      });
+    },
+  );
+
+  it('knows which files the built-in sca reads', () => {
+    for (const name of BUILTIN_SCA_LOCKFILES) expect(isBuiltinScaFile(`sub/${name}`)).toBe(true);
+    expect(isBuiltinScaFile('requirements/dev.txt')).toBe(true);
+    expect(isBuiltinScaFile('package.json')).toBe(false);
+    expect(isBuiltinScaFile('docs/requirements.md')).toBe(false);
+  });
+
+  it('lists the reasons for tools not chosen after the chosen ones', () => {
+    expect(planAutomatic(repo, ['pom.xml', 'Dockerfile']).reason).toEqual([
+      'secrets: always run on a repository',
+      'iac: found Dockerfile',
+      'sca: found pom.xml but no lockfile the built-in sca reads, so not chosen; commit a lockfile or name an external SCA tool',
+    ]);
   });
 
   it('prefers the shallowest lockfile over a manifest for the reason', () => {
@@ -89,10 +113,9 @@ describe('planAutomatic for other target kinds', () => {
   });
 
   it('plans nothing for an other target and says why', () => {
-    expect(planAutomatic({ kind: 'other' })).toEqual({
-      tools: [],
-      reason: ['other: no built-in tool applies to this target kind; name the tools explicitly'],
-    });
+    const plan = planAutomatic({ kind: 'other' });
+    expect(plan.tools).toEqual([]);
+    expect(plan.reason[0]).toMatch(/name the tools/);
   });
 
   it('ignores repository files for non-repository targets', () => {

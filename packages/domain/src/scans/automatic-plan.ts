@@ -15,9 +15,29 @@ const SCA_FILES = [
 const SCA_RANK = new Map(SCA_FILES.map((name, i) => [name, i]));
 /** requirements.txt, requirements-dev.txt, requirements/prod.txt and the like. */
 const isRequirements = (path: string, base: string) => /^requirements[\w.-]*\.txt$/.test(base) || /(^|\/)requirements\/[\w.-]+\.txt$/.test(path);
+
 const REQUIREMENTS_RANK = SCA_FILES.indexOf('Pipfile.lock') + 0.5;
 /** .NET projects: NuGet references live in the project file. */
 const DOTNET_PROJECT = /\.(csproj|fsproj|vbproj)$/;
+
+/**
+ * The files the built-in sca reads (`@palisade/scanners` src/sca/): lockfiles, plus go.mod and
+ * pinned requirements files, which name exact versions. Manifests that only name ranges
+ * (package.json, pom.xml, Cargo.toml...) cannot be matched against advisories without a
+ * resolver, so a repository that has only those does not get sca: a "succeeded" dependency scan
+ * that read nothing would tell the reader the dependencies were checked.
+ */
+export const BUILTIN_SCA_LOCKFILES = [
+  'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'poetry.lock', 'uv.lock', 'pdm.lock',
+  'Pipfile.lock', 'go.mod', 'go.sum', 'Cargo.lock', 'Gemfile.lock', 'composer.lock', 'gradle.lockfile',
+] as const;
+const BUILTIN_SCA_SET = new Set<string>(BUILTIN_SCA_LOCKFILES);
+
+/** Whether the built-in sca reads this file (a relative, `/`-separated path). */
+export function isBuiltinScaFile(path: string): boolean {
+  const base = baseName(path);
+  return BUILTIN_SCA_SET.has(base) || isRequirements(path, base);
+}
 
 type TIacKind = { what: string; test: (path: string, base: string) => boolean };
 
@@ -76,10 +96,14 @@ function planRepository(files: readonly string[] | undefined): TAutomaticPlan {
     return { tools, reason };
   }
   const own = files.map((f) => f.replace(/^\.\//, '')).filter((f) => !isVendored(f));
-  const scaFile = pickScaFile(own);
+  const notChosen: string[] = [];
+  const scaFile = pickScaFile(own.filter(isBuiltinScaFile));
+  const manifest = scaFile ? undefined : pickScaFile(own);
   if (scaFile) {
     tools.push('sca');
     reason.push(`sca: found ${scaFile}`);
+  } else if (manifest) {
+    notChosen.push(`sca: found ${manifest} but no lockfile the built-in sca reads, so not chosen; commit a lockfile or name an external SCA tool`);
   }
   for (const kind of IAC_KINDS) {
     const match = own.find((path) => kind.test(path, baseName(path)));
@@ -89,13 +113,15 @@ function planRepository(files: readonly string[] | undefined): TAutomaticPlan {
       break;
     }
   }
-  return { tools, reason };
+  return { tools, reason: [...reason, ...notChosen] };
 }
 
 /**
  * The tools an automatic plan runs, from the target kind and, for a repository, the paths of its
  * checkout (relative, `/`-separated). Pure: the caller lists the files (the worker, after cloning).
- * `reason` says why each tool was chosen, in the order of `tools`.
+ * `reason` says why each tool was chosen, in the order of `tools`, then why a candidate was not.
+ * The plan says what a target calls for; a built-in tool this deployment cannot run on it ends
+ * `skipped` with the reason (builtinToolSkipReason), so the scan shows what was not checked.
  */
 export function planAutomatic(target: Pick<TTarget, 'kind'>, repoFiles?: readonly string[]): TAutomaticPlan {
   switch (target.kind) {

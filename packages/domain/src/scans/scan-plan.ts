@@ -24,13 +24,18 @@ export function resolveScanPlan(target: TTarget, tools: readonly string[] | unde
   if (target.kind === 'repository') return { plan: 'automatic', tools: [], reason: null, deferred: true };
   const chosen = planAutomatic(target);
   if (chosen.tools.length === 0) {
-    // A scan with nothing to run would only wait for its deadline to fail.
+    // A scan with nothing to run would only wait for its deadline to fail: refuse it now.
     throw new AppError('validation_failed', {
-      message: `No built-in tool applies to a ${target.kind} target; name the tools to run.`,
-      errors: [{ field: 'body.tools', issue: `required for a ${target.kind} target` }],
+      message: `No built-in tool applies to ${article(target.kind)} ${target.kind} target; name the tools to run.`,
+      hint: planReasonText(chosen.reason),
+      errors: [{ field: 'body.tools', issue: `required for ${article(target.kind)} ${target.kind} target` }],
     });
   }
   return { plan: 'automatic', tools: [...chosen.tools], reason: planReasonText(chosen.reason), deferred: false };
+}
+
+function article(word: string): 'a' | 'an' {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
 }
 
 /** Tool rows start `queued` when the worker runs them, `pending` when an external scanner will call back. */

@@ -1,7 +1,7 @@
 import { callbackTokenMatches, hashCallbackToken, issueCallbackToken } from './callback-token';
 import { scanStartJobs } from './scan-jobs';
 import { resolveScanPlan } from './scan-plan';
-import { fanoutScanId, normalizeRepositoryUrl, scanEntity } from './scan-tools';
+import { builtinToolSkipReason, fanoutScanId, normalizeRepositoryUrl, scanEntity } from './scan-tools';
 
 describe('scan helpers', () => {
   it('derives the same fan-out scan id for the same request and index, a UUIDv7 in target order', () => {
@@ -36,11 +36,24 @@ describe('scan helpers', () => {
   it('defers the automatic plan of a repository to the checkout, and resolves others at once', () => {
     expect(resolveScanPlan({ kind: 'repository', url: 'file:///tmp/x' }, undefined)).toEqual({ plan: 'automatic', tools: [], reason: null, deferred: true });
     expect(resolveScanPlan({ kind: 'repository', url: 'file:///tmp/x' }, ['semgrep'])).toMatchObject({ plan: 'explicit', tools: ['semgrep'] });
+    expect(resolveScanPlan({ kind: 'image', reference: 'nginx:1' }, ['trivy'])).toMatchObject({ plan: 'explicit', tools: ['trivy'], deferred: false });
     const image = resolveScanPlan({ kind: 'image', reference: 'nginx:1' }, undefined);
-    expect(image).toMatchObject({ plan: 'automatic', deferred: false });
-    expect(image.tools.length).toBeGreaterThan(0);
+    expect(image).toMatchObject({ plan: 'automatic', deferred: false, tools: ['image', 'sca'] });
     expect(image.reason).toEqual(expect.any(String));
-    expect(() => resolveScanPlan({ kind: 'other', name: 'x' }, undefined)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+    expect(() => resolveScanPlan({ kind: 'other', name: 'x' }, undefined)).toThrow(
+      expect.objectContaining({ code: 'validation_failed', errors: [{ field: 'body.tools', issue: 'required for an other target' }] }),
+    );
+  });
+
+  it('says why a built-in tool cannot run: not available here, or not for this kind of target', () => {
+    const here = { advisoryDatabase: true };
+    expect(builtinToolSkipReason('sca', 'repository', here)).toBeNull();
+    expect(builtinToolSkipReason('secrets', 'repository', here)).toBeNull();
+    expect(builtinToolSkipReason('dast', 'url', here)).toEqual({ error_code: 'tool_not_available', message: 'The built-in tool "dast" is not available in this deployment.' });
+    expect(builtinToolSkipReason('sca', 'image', here)).toEqual({ error_code: 'target_not_supported', message: 'The built-in tool "sca" scans repository checkouts, not image targets.' });
+    // Without advisories a dependency scan would be a false all-clear: it is skipped and says so.
+    expect(builtinToolSkipReason('sca', 'repository', { advisoryDatabase: false })).toMatchObject({ error_code: 'advisories_not_configured' });
+    expect(builtinToolSkipReason('secrets', 'repository', { advisoryDatabase: false })).toBeNull();
   });
 
   it('starts a scan with a delayed deadline job and one job per built-in tool only', () => {

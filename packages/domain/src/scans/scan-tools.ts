@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { TEntityType, TTarget } from '@palisade/contracts';
+import type { TEntityType, TTarget, TToolError } from '@palisade/contracts';
+
+type TTargetKind = TTarget['kind'];
 
 /**
  * Tools the worker runs itself. Any other valid tool name is an external scanner that reports
@@ -9,8 +11,18 @@ export const BUILTIN_TOOLS = ['secrets', 'sca', 'iac', 'image', 'kubernetes', 'd
 export type TBuiltinTool = (typeof BUILTIN_TOOLS)[number];
 
 /** The built-in tools this release can actually run on a checkout; the others end `skipped`. */
-export const RUNNABLE_BUILTIN_TOOLS = ['secrets', 'iac'] as const satisfies readonly TBuiltinTool[];
+export const RUNNABLE_BUILTIN_TOOLS = ['secrets', 'sca', 'iac'] as const satisfies readonly TBuiltinTool[];
 export type TRunnableBuiltinTool = (typeof RUNNABLE_BUILTIN_TOOLS)[number];
+
+/**
+ * The target kinds each runnable tool scans. All three read a repository checkout: there is no
+ * image, cluster, URL or SBOM reader in the worker yet, so `sca` on an image is skipped too.
+ */
+const RUNNABLE_TARGETS: Readonly<Record<TRunnableBuiltinTool, readonly TTargetKind[]>> = {
+  secrets: ['repository'],
+  sca: ['repository'],
+  iac: ['repository'],
+};
 
 export function isBuiltinTool(tool: string): tool is TBuiltinTool {
   return (BUILTIN_TOOLS as readonly string[]).includes(tool);
@@ -18,6 +30,35 @@ export function isBuiltinTool(tool: string): tool is TBuiltinTool {
 
 export function isRunnableBuiltinTool(tool: string): tool is TRunnableBuiltinTool {
   return (RUNNABLE_BUILTIN_TOOLS as readonly string[]).includes(tool);
+}
+
+/** What this deployment has that some built-in tools need. */
+export type TToolCapabilities = {
+  /** An OSV advisory database for sca (PALISADE_ADVISORY_DIR). */
+  advisoryDatabase: boolean;
+};
+
+/**
+ * Why a built-in tool cannot run on a target of this kind here, as the error its `skipped`
+ * outcome carries; null when it can. sca without an advisory database is skipped rather than
+ * run: a "succeeded" dependency scan with no findings would read as "no known vulnerabilities"
+ * when nothing was checked.
+ */
+export function builtinToolSkipReason(tool: string, targetKind: TTargetKind, capabilities: TToolCapabilities): TToolError | null {
+  if (!isRunnableBuiltinTool(tool)) {
+    return { error_code: 'tool_not_available', message: `The built-in tool "${tool}" is not available in this deployment.` };
+  }
+  const kinds = RUNNABLE_TARGETS[tool];
+  if (!kinds.includes(targetKind)) {
+    return { error_code: 'target_not_supported', message: `The built-in tool "${tool}" scans ${kinds.join(' or ')} checkouts, not ${targetKind} targets.` };
+  }
+  if (tool === 'sca' && !capabilities.advisoryDatabase) {
+    return {
+      error_code: 'advisories_not_configured',
+      message: 'The built-in tool "sca" has no advisory database in this deployment (PALISADE_ADVISORY_DIR is not set), so dependencies were not checked.',
+    };
+  }
+  return null;
 }
 
 /** Path of a tool's report callback on the callback plane (joined to a base URL by the caller). */
