@@ -31,6 +31,8 @@ export const ZInternalErrorBody = z.object({ correlation_id: z.string() }).stric
  */
 export const ERROR_CATALOGUE = {
   validation_failed: { status: 422, category: 'config', retryable: false, hint: 'Correct the named field and send the request again.' },
+  bad_request: { status: 400, category: 'config', retryable: false, hint: 'The request could not be read (a malformed path, header, encoding or body); correct it and send it again.' },
+  request_header_too_large: { status: 431, category: 'config', retryable: false, hint: 'Send fewer or shorter headers and cookies.' },
   malformed_json: { status: 400, category: 'config', retryable: false, hint: 'Send a well-formed JSON body with Content-Type: application/json.' },
   unsupported_media_type: { status: 415, category: 'config', retryable: false, hint: 'Send the body with one of the content types this route accepts.' },
   payload_too_large: { status: 413, category: 'config', retryable: false, hint: 'Split the request or send a smaller body.' },

@@ -1,8 +1,9 @@
 import express, { type Express } from 'express';
-import cookieParser from 'cookie-parser';
 import { buildOpenApiDocument, routesForPlane, type TPlane } from '@palisade/contracts';
+import type { TTrustProxy } from '../config/env';
 import type { Logger } from '../logging/logger';
 import type { TAccessDeps } from './route-access';
+import { cookies } from './cookies';
 import { correlationId } from './correlation';
 import { mountDiagnostics } from './diagnostics';
 import { errorHandler, notFoundHandler } from './error-middleware';
@@ -25,6 +26,8 @@ export interface TPlaneAppOptions {
   publicBaseUrl: string;
   diagnosticsEnabled?: boolean;
   quota?: TOrgQuota;
+  /** Express `trust proxy` (TRUST_PROXY); default loopback, the edge of `npm start`. */
+  trustProxy?: TTrustProxy;
 }
 
 export interface TPlaneApp {
@@ -42,14 +45,14 @@ export function createPlaneApp(options: TPlaneAppOptions): TPlaneApp {
   assertRoutesMatchTable(options.plane, options.routes);
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', options.trustProxy ?? 'loopback');
   app.set('etag', false);
   app.set('query parser', 'simple');
 
   const metrics = createHttpMetrics(options.plane);
   app.use(correlationId(options.plane));
   const readiness = mountHealth(app, { metrics, checks: options.readinessChecks ?? {}, logger: options.logger });
-  app.use(cookieParser());
+  app.use(cookies());
   app.use(requestLog(options.logger));
 
   for (const route of options.routes) {

@@ -2,6 +2,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
 import type { TRouteContract } from '@palisade/contracts';
 import type { Logger } from '../logging/logger';
 import { bodyParsing } from './body-parsing';
+import { markOAuthRoute } from './error-middleware';
 import type { THttpMetrics } from './metrics';
 import type { TOrgQuota } from './org-quota';
 import { resolveAccess, type TAccessDeps } from './route-access';
@@ -46,7 +47,15 @@ export function mountRoute(app: Express, bound: TAnyBoundRoute, options: TMountO
     const result = await bound.handle(input as never, ctx);
     send(route, result, res);
   };
-  app[method](route.path, observe(route, options.metrics), access, ...bodyParsing(route, options.bodyLimitBytes), serve);
+  const oauth: RequestHandler[] = route.request.acceptsForm
+    ? [
+        (_req, res, next) => {
+          markOAuthRoute(res);
+          next();
+        },
+      ]
+    : [];
+  app[method](route.path, observe(route, options.metrics), ...oauth, access, ...bodyParsing(route, options.bodyLimitBytes), serve);
 }
 
 // Session cookies are always Secure, HttpOnly and SameSite=Strict: browsers treat loopback as a

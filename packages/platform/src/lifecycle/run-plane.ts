@@ -68,6 +68,7 @@ export async function startPlane<E extends TBaseEnv>(options: {
       access: auth.access,
       publicBaseUrl: env.PUBLIC_BASE_URL,
       diagnosticsEnabled: env.DIAGNOSTICS_ENABLED,
+      trustProxy: env.TRUST_PROXY,
       quota:
         options.plane === 'write'
           ? makeOrgQuota({
