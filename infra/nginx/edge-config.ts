@@ -11,6 +11,11 @@ export interface TEdgeTarget {
   upstreams: Readonly<Record<TPlane, string>>;
   /** Where the JSON access log goes when the server block sets one (containers: stdout). */
   accessLog?: string;
+  /**
+   * nginx include (a glob; nothing matching is fine) for `set_real_ip_from`/`real_ip_header`
+   * where a trusted proxy sits in front of the edge (the Kubernetes Ingress controller).
+   */
+  realIpInclude?: string;
 }
 
 export const DEFAULT_PLANE_PORTS: Readonly<Record<TPlane, number>> = { read: 4101, write: 4102, callback: 4103, sse: 4104, admin: 4105 };
@@ -26,7 +31,13 @@ function upstreamsAt(host: (plane: TPlane) => string): Record<TPlane, string> {
  */
 export const TARGETS = {
   local: { file: 'palisade.conf', listen: '127.0.0.1:8080', upstreams: upstreamsAt(() => '127.0.0.1') },
-  compose: { file: 'palisade.compose.conf', listen: '8080', upstreams: upstreamsAt((plane) => SERVICE_NAMES[plane]), accessLog: '/dev/stdout' },
+  compose: {
+    file: 'palisade.compose.conf',
+    listen: '8080',
+    upstreams: upstreamsAt((plane) => SERVICE_NAMES[plane]),
+    accessLog: '/dev/stdout',
+    realIpInclude: '/etc/nginx/palisade.d/real-ip*.conf',
+  },
 } as const satisfies Record<string, TEdgeTarget & { file: string }>;
 export type TTargetName = keyof typeof TARGETS;
 
@@ -120,6 +131,7 @@ export function renderEdgeConfig(routes: readonly TRouteContract[], target: TEdg
     'server_name _;',
     // One JSON line per request with the request id, in the container's stdout (docker logs).
     ...(target.accessLog ? [`access_log ${target.accessLog} palisade;`] : []),
+    ...(target.realIpInclude ? ['# A trusted proxy in front of the edge (infra/k8s/edge.yaml mounts one for the Ingress).', `include ${target.realIpInclude};`] : []),
     'server_tokens off;',
     'default_type application/json;',
     'client_max_body_size 1m;',
@@ -128,7 +140,11 @@ export function renderEdgeConfig(routes: readonly TRouteContract[], target: TEdg
     'proxy_set_header Connection "";',
     'proxy_set_header Host $http_host;',
     `proxy_set_header X-Request-ID ${REQUEST_ID_VAR};`,
-    'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+    // The edge is the outermost hop the planes trust (TRUST_PROXY): it states the address it saw
+    // and drops any chain the client sent, so no client can choose its own address (the login
+    // throttle counts per address). A proxy in front of the edge is trusted only through the
+    // real-IP include of that target, which rewrites $remote_addr first.
+    'proxy_set_header X-Forwarded-For $remote_addr;',
     'proxy_set_header X-Forwarded-Proto $scheme;',
     'proxy_set_header X-Forwarded-Host $http_host;',
     'proxy_connect_timeout 5s;',
