@@ -83,6 +83,14 @@ function limitLocation(l: TFindingLocation): TFindingLocation {
   });
 }
 
+/** Aliases other than the rule id and the CVEs, each once, within the model's limits; undefined when none remain. */
+function limitAliases(aliases: string[] | undefined, id: string, cves: string[]): string[] | undefined {
+  if (aliases === undefined) return undefined;
+  const skip = new Set([id, ...cves]);
+  const out = [...new Set(aliases.map((a) => a.replace(/\u0000/g, '').trim()))].filter((a) => a !== '' && a.length <= 128 && !skip.has(a)).slice(0, 64);
+  return out.length === 0 ? undefined : out;
+}
+
 export function limitFinding(f: TNormalizedFinding): TNormalizedFinding {
   const evidence: TEvidence[] = [];
   for (const e of f.evidence) {
@@ -98,6 +106,7 @@ export function limitFinding(f: TNormalizedFinding): TNormalizedFinding {
       name: clipOpt(f.rule.name, 512),
       cwe: [...new Set(f.rule.cwe)].filter((c) => /^CWE-\d+$/.test(c)).slice(0, 32),
       cve: [...new Set(f.rule.cve)].map((c) => clip(c, 64)).slice(0, 64),
+      aliases: limitAliases(f.rule.aliases, f.rule.id, f.rule.cve),
     }),
     severity: f.severity,
     title: clip(f.title.trim() === '' ? f.rule.id : f.title, 1024),

@@ -64,6 +64,11 @@ export const ZNormalizedFinding = z
         cwe: z.array(z.string().regex(/^CWE-\d+$/)).max(32),
         /** 'CVE-2021-44228' form, deduplicated. */
         cve: z.array(z.string().max(64)).max(64),
+        /**
+         * Other ids the report gives for the same vulnerability (GHSA, PYSEC, OSV, MAL, vendor
+         * ids), besides `id` and the CVEs; deduplicated. Present only when there are some.
+         */
+        aliases: z.array(z.string().min(1).max(128)).max(64).optional(),
       })
       .strict(),
     severity: ZSeverity,

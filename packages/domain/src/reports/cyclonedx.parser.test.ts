@@ -50,6 +50,70 @@ describe('CycloneDX parser', () => {
     expect(fs[0].location.package).toEqual({ name: 'late', version: '3' });
   });
 
+  it('decides an affects entry by the installed version when it is listed; shows ranges; VEX response in the justification', async () => {
+    const body = bom({
+      components: [
+        { 'bom-ref': 'c1', name: 'lib', version: '2.0.0' },
+        { 'bom-ref': 'c2', name: 'other', version: '1.1.0' },
+      ],
+      vulnerabilities: [
+        {
+          id: 'CVE-2024-1000',
+          references: [{ id: 'GHSA-aaaa-bbbb-cccc' }, { id: 'CVE-2024-1000' }],
+          recommendation: 'Upgrade to 2.0.1.',
+          analysis: { state: 'resolved', response: ['update'] },
+          affects: [
+            { ref: 'c1', versions: [{ version: '1.0.0', status: 'unaffected' }, { version: '2.0.0', status: 'affected' }, { range: 'vers:semver/>=2.0.0|<2.0.1', status: 'affected' }] },
+            { ref: 'c2', versions: [{ version: '1.1.0', status: 'unaffected' }, { range: 'vers:semver/<1.0.0', status: 'affected' }] },
+          ],
+        },
+      ],
+    });
+    const fs = (await parseReportBuffer('cyclonedx', body)).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(fs).toHaveLength(1);
+    expect(fs[0]).toMatchObject({
+      rule: { id: 'CVE-2024-1000', cve: ['CVE-2024-1000'], aliases: ['GHSA-aaaa-bbbb-cccc'] },
+      location: { package: { name: 'lib', version: '2.0.0' } },
+      suppression: { kind: 'vex', status: 'resolved', justification: '(response: update)' },
+    });
+    expect(fs[0].message).toBe('Recommendation: Upgrade to 2.0.1.\n\nAffected versions: vers:semver/>=2.0.0|<2.0.1');
+  });
+
+  it('tolerates the shapes other versions write: legacy tools array, null sections, string scores, refs that resolve nowhere', async () => {
+    const body = bom({
+      specVersion: '1.2',
+      metadata: { tools: [{ vendor: 'x', name: 'old-tool', version: '1' }], component: null },
+      components: [{ 'bom-ref': 'a', name: 'a', version: '1', licenses: null, hashes: null, components: null }, { name: '' }],
+      dependencies: null,
+      vulnerabilities: [
+        { id: 'CVE-1', ratings: [{ score: '7.5' }, null, { severity: 'unknown' }], cwes: ['79', null], affects: [{ ref: 'pkg:npm/%40s/left@1.2.3' }, { ref: 'nowhere' }, { ref: null }, null] },
+        { id: 'CVE-2', ratings: null, affects: null, analysis: null },
+      ],
+    });
+    const items = await parseReportBuffer('cyclonedx', body);
+    const fs = items.flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(fs.map((f) => [f.rule.id, f.severity, f.location.package?.name, f.location.package?.version, f.source_tool?.name])).toEqual([
+      ['CVE-1', 'high', '@s/left', '1.2.3', 'old-tool'],
+      ['CVE-1', 'high', 'nowhere', undefined, 'old-tool'],
+      ['CVE-2', 'info', undefined, undefined, 'old-tool'],
+    ]);
+    expect(fs[0].rule.cwe).toEqual(['CWE-79']);
+    expect(items.filter((i) => i.type === 'component')).toHaveLength(1);
+  });
+
+  it('refuses a dependency graph entry without a ref, naming the field', async () => {
+    const withDeps = (dependencies: unknown): string => bom({ components: [{ 'bom-ref': 'a', name: 'a' }], dependencies });
+    await expect(parseReportBuffer('cyclonedx', withDeps([{ dependsOn: [] }]))).rejects.toMatchObject({ code: 'invalid_shape', pointer: '/dependencies/0/ref' });
+    await expect(parseReportBuffer('cyclonedx', withDeps([{ ref: 'a' }, { ref: '', dependsOn: ['a'] }]))).rejects.toMatchObject({ pointer: '/dependencies/1/ref' });
+    await expect(parseReportBuffer('cyclonedx', withDeps([{ ref: 7 }]))).rejects.toMatchObject({ pointer: '/dependencies/0/ref' });
+    await expect(parseReportBuffer('cyclonedx', withDeps([{ ref: 'a', dependsOn: [''] }]))).rejects.toMatchObject({ pointer: '/dependencies/0/dependsOn/0' });
+    await expect(parseReportBuffer('cyclonedx', withDeps([{ ref: 'a', dependsOn: 'b' }]))).rejects.toMatchObject({ pointer: '/dependencies/0/dependsOn' });
+    await expect(parseReportBuffer('cyclonedx', withDeps([null]))).rejects.toMatchObject({ pointer: '/dependencies/0' });
+    await expect(parseReportBuffer('cyclonedx', withDeps({ ref: 'a' }))).rejects.toMatchObject({ pointer: '/dependencies' });
+    // Entries without dependsOn, or with an empty one, are valid (a leaf of the graph).
+    await expect(parseReportBuffer('cyclonedx', withDeps([{ ref: 'a' }, { ref: 'b', dependsOn: [] }]))).resolves.toHaveLength(1);
+  });
+
   it('rejects what is not CycloneDX JSON', async () => {
     await expect(parseReportBuffer('cyclonedx', '{"bomFormat":"SPDX"}')).rejects.toMatchObject({ code: 'invalid_shape', pointer: '/bomFormat' });
     await expect(parseReportBuffer('cyclonedx', bom({ specVersion: '2.0' }))).rejects.toMatchObject({ code: 'unsupported_version' });
@@ -77,6 +141,32 @@ describeCorpus('CycloneDX corpus (facts from MANIFEST.md)', () => {
       expect(findings[0].title).toContain('log4j-core@2.13.2');
     },
   );
+
+  it('spec 1.6 valid-vulnerability: accepted; 1 finding on jackson-databind 2.9.4 with its vers: ranges, CWEs, and the VEX analysis as a dismissal', async () => {
+    const { findings, components } = await parseCorpusFile('cyclonedx', 'cyclonedx/cdx-spec_valid-vulnerability-1.6.json');
+    expect(components).toHaveLength(1);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      severity: 'critical',
+      rule: { id: 'SNYK-JAVA-COMFASTERXMLJACKSONCORE-32111', cwe: ['CWE-184', 'CWE-502'], cve: ['CVE-2018-7489'] },
+      location: { package: { name: 'com.fasterxml.jackson.core/jackson-databind', version: '2.9.4', ecosystem: 'maven' } },
+      suppression: {
+        kind: 'vex',
+        status: 'not_affected',
+        justification: 'code_not_reachable: An optional explanation of why the application is not affected by the vulnerable component. (response: will_not_fix, update)',
+      },
+    });
+    expect(findings[0].message).toContain('Recommendation: Upgrade com.fasterxml.jackson.core:jackson-databind to version 2.6.7.5, 2.8.11.1, 2.9.5 or higher.');
+    expect(findings[0].message).toContain('Affected versions: vers:semver/<2.6.7.5, vers:semver/2.7.0|<2.8.11.1, vers:semver/2.9.0|<2.9.5');
+  });
+
+  it('spec 1.6 invalid-dependency (must fail schema validation): refused, naming dependencies[0].ref', async () => {
+    await expect(parseCorpusFile('cyclonedx', 'cyclonedx/cdx-spec_invalid-dependency-1.6.json')).rejects.toMatchObject({
+      name: 'ReportParseError',
+      code: 'invalid_shape',
+      pointer: '/dependencies/0/ref',
+    });
+  });
 
   it('CDX 1.4 vulnerability with VEX analysis: 1 critical finding, CWE-184 and CWE-502, ids SNYK + CVE, dismissed by the analysis', async () => {
     const { findings } = await parseCorpusFile('cyclonedx', 'cyclonedx/dd_valid-vulnerability-1.4_vex-analysis.json');

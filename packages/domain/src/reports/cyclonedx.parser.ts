@@ -110,40 +110,51 @@ export function makeCycloneDxHandler(options: TParseReportOptions): TReportHandl
     const severity = ratingSeverity(v.ratings);
     const cwe = uniq(arr(v.cwes).map(cweFromNumber));
     const cve = cvesFromText(id, ...refIds);
+    const aliases = uniq(refIds).filter((r) => r !== id && !cve.includes(r));
     const suppression = vexSuppression(v.analysis);
-    const message = str(v.description) ?? str(v.detail);
+    const description = str(v.description) ?? str(v.detail);
+    const recommendation = str(v.recommendation);
     const tool = pickToolName(options.tool, toolName, 'cyclonedx');
     const sourceTool = toolName === undefined ? undefined : defined({ name: toolName, version: toolVersion });
     const affects = arr(v.affects).map(obj).filter((a): a is TJsonObject => a !== undefined && str(a.ref) !== undefined);
-    const base = (pkg: TFindingPackage | undefined, evidence: TEvidence[]): TNormalizedFinding =>
+    const base = (pkg: TFindingPackage | undefined, evidence: TEvidence[], ranges: string[]): TNormalizedFinding =>
       defined({
         tool,
         source_tool: sourceTool,
-        rule: defined({ id, name: str(v.title), cwe, cve }),
+        rule: defined({ id, name: str(v.title), cwe, cve, aliases: aliases.length === 0 ? undefined : aliases }),
         severity,
         title: packageVulnTitle(id, pkg),
-        message,
+        message:
+          [description, recommendation === undefined ? undefined : `Recommendation: ${recommendation}`, ranges.length === 0 ? undefined : `Affected versions: ${ranges.join(', ')}`]
+            .filter((x) => x !== undefined)
+            .join('\n\n') || undefined,
         location: pkg === undefined ? {} : { package: pkg },
         evidence,
         suppression,
       });
     if (affects.length === 0) {
-      out.push({ type: 'finding', finding: base(undefined, []) });
+      out.push({ type: 'finding', finding: base(undefined, [], []) });
       return;
     }
     for (const a of affects) {
-      // An affects entry whose versions are all "unaffected" says the component is not hit.
-      const statuses = arr(a.versions).map((x) => str(obj(x)?.status) ?? 'affected');
-      if (statuses.length > 0 && statuses.every((s) => s === 'unaffected')) continue;
       const ref = str(a.ref) as string;
       const info = resolveRef(ref);
+      const versions = arr(a.versions).map(obj).filter((x): x is TJsonObject => x !== undefined);
+      const status = (x: TJsonObject): string => str(x.status) ?? 'affected';
+      // The entry naming the installed version exactly decides; otherwise an affects entry whose
+      // versions are all "unaffected" says the component is not hit. Ranges (vers:) are shown,
+      // not evaluated: a wrong evaluation would drop a real finding.
+      const installed = info.pkg.version;
+      const exact = installed === undefined ? undefined : versions.find((x) => str(x.version) === installed);
+      if (exact !== undefined ? status(exact) === 'unaffected' : versions.length > 0 && versions.every((x) => status(x) === 'unaffected')) continue;
+      const ranges = uniq(versions.filter((x) => status(x) !== 'unaffected').map((x) => str(x.range)));
       const evidence: TEvidence[] = [];
       const chains = parents.size === 0 ? [] : chainsToRoot(ref, (n) => parents.get(n) ?? [], (n) => n === rootRef, 4);
       const name = (n: string): string => refs.get(n)?.pkg.purl ?? refs.get(n)?.pkg.name ?? n;
       if (chains.length === 0) evidence.push(dependencyPathEvidence(info.pkg, undefined, undefined));
       for (const chain of chains) evidence.push(dependencyPathEvidence(info.pkg, chain.map(name), undefined));
       if (info.hash !== undefined) evidence.push({ kind: 'artifact_hash', algorithm: info.hash.alg.toLowerCase(), digest: info.hash.content, artifact: info.pkg.purl ?? info.pkg.name });
-      out.push({ type: 'finding', finding: base(info.pkg, evidence) });
+      out.push({ type: 'finding', finding: base(info.pkg, evidence, ranges) });
     }
   };
 
@@ -165,12 +176,10 @@ export function makeCycloneDxHandler(options: TParseReportOptions): TReportHandl
         }
       } else if (key === 'metadata') readMetadata(obj(ev.value));
       else if (key === 'dependencies') {
-        for (const d of arr(ev.value)) {
-          const ref = str(obj(d)?.ref);
-          if (ref === undefined) continue;
-          for (const child of arr(obj(d)?.dependsOn)) {
-            const c = str(child);
-            if (c === undefined) continue;
+        for (const [i, d] of validDependencies(ev.value).entries()) {
+          const ref = d.ref as string;
+          for (const [j, child] of arr(d.dependsOn).entries()) {
+            const c = refLink(child, ['dependencies', i, 'dependsOn', j]);
             const list = parents.get(c);
             if (list === undefined) parents.set(c, [ref]);
             else if (!list.includes(ref)) list.push(ref);
@@ -226,11 +235,40 @@ function ratingSeverity(ratings: unknown): TSeverity {
   return best ?? 'info';
 }
 
-/** VEX: not_affected, false_positive and resolved(_with_pedigree) dismiss the finding. */
+/**
+ * VEX: not_affected, false_positive and resolved(_with_pedigree) dismiss the finding; the
+ * justification reads "<justification>: <detail> (response: <responses>)" with what is given.
+ */
 function vexSuppression(analysis: unknown): TFindingSuppression | undefined {
   const a = obj(analysis);
   const state = str(a?.state);
   if (state === undefined || !['not_affected', 'false_positive', 'resolved', 'resolved_with_pedigree'].includes(state)) return undefined;
+  const responses = uniq((Array.isArray(a?.response) ? a?.response : [a?.response]).map(str));
   const why = [str(a?.justification), str(a?.detail)].filter((x) => x !== undefined).join(': ');
-  return why === '' ? { kind: 'vex', status: state } : { kind: 'vex', status: state, justification: why };
+  const text = [why === '' ? undefined : why, responses.length === 0 ? undefined : `(response: ${responses.join(', ')})`].filter((x) => x !== undefined).join(' ');
+  return text === '' ? { kind: 'vex', status: state } : { kind: 'vex', status: state, justification: text };
+}
+
+/**
+ * The `dependencies` graph, checked as the schema requires (bom-1.2 to 1.7): an array of objects
+ * each naming its component by a non-empty `ref`. A graph edge without an end cannot be placed,
+ * so such a document is refused rather than half-read. null counts as absent.
+ */
+function validDependencies(value: unknown): TJsonObject[] {
+  if (value === null) return [];
+  if (!Array.isArray(value)) throw shapeError(['dependencies'], '"dependencies" must be an array');
+  return value.map((d, i) => {
+    const dep = obj(d);
+    if (dep === undefined) throw shapeError(['dependencies', i], 'each dependency must be an object');
+    refLink(dep.ref, ['dependencies', i, 'ref']);
+    if (dep.dependsOn !== undefined && dep.dependsOn !== null && !Array.isArray(dep.dependsOn)) throw shapeError(['dependencies', i, 'dependsOn'], '"dependsOn" must be an array of refs');
+    return dep;
+  });
+}
+
+/** A bom-ref reference: a non-empty string (refLinkType, minLength 1). */
+function refLink(value: unknown, path: (string | number)[]): string {
+  if (typeof value === 'string' && value !== '') return value;
+  const field = path[path.length - 1] === 'ref' ? '"ref"' : '"dependsOn" entry';
+  throw shapeError(path, value === undefined ? `each dependency needs a "ref" naming its component` : `a dependency ${field} must be a non-empty bom-ref string`);
 }

@@ -64,6 +64,7 @@ const FORMAT_OF_DIR: Record<string, TReportFormat> = {
 const EXPECTED_REJECTIONS: Record<string, string> = {
   'sarif/codeql-action_invalid-results-42.sarif': 'invalid_shape',
   'osv-scanner/dd_osv-scanner_empty-file.json': 'empty_report',
+  'cyclonedx/cdx-spec_invalid-dependency-1.6.json': 'invalid_shape',
 };
 
 describeCorpus('every corpus report of a supported format', () => {

@@ -33,6 +33,24 @@ export interface TParseReportOptions {
   tool?: string;
   /** Stop with `report_too_large` past this many bytes (callback-api also caps the body). */
   maxBytes?: number;
+  /**
+   * Called once per run of a multi-run format (SARIF `runs[]`) when the run ends, in report
+   * order, empty runs included: which tool each run names and what it yielded. Formats without
+   * runs do not call it.
+   */
+  onRun?: (run: TReportRun) => void;
+}
+
+/** One run of a report as the report states it (see TParseReportOptions.onRun). */
+export interface TReportRun {
+  /** 0-based position in the report's runs. */
+  index: number;
+  /** The run's tool as the report names it (SARIF tool.driver); absent when it gives no name. */
+  tool?: { name: string; version?: string };
+  /** Results the run lists (kind pass / notApplicable and absent-baseline ones included). */
+  results: number;
+  /** Findings it yielded. */
+  findings: number;
 }
 
 /** One format's parser: which parts of the document to stream, and what to make of them. */

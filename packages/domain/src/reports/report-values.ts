@@ -28,9 +28,10 @@ export function num(v: unknown): number | undefined {
   return undefined;
 }
 
-/** A 1-based line or column: a positive integer, else undefined. */
+/** A 1-based line or column: a positive integer (or its decimal string, as some tools write it), else undefined. */
 export function pos(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : undefined;
+  const n = typeof v === 'string' && /^\s*\d{1,9}\s*$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : undefined;
 }
 
 export function uniq<T>(values: Iterable<T | undefined>): T[] {

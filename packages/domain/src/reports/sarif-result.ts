@@ -1,7 +1,7 @@
 import type { TEvidence, TSeverity } from '@palisade/contracts';
 import type { TFindingLocation, TFindingSuppression, TNormalizedFinding } from '../findings/normalized-finding';
 import { severityFromLabel, severityFromSarifLevel, severityFromSarifRank, severityFromSecuritySeverity } from '../findings/severity';
-import { arr, cvesFromText, cweFromNumber, cweFromText, firstLine, obj, pos, str, stripEmbeddedLinks, uniq, type TJsonObject } from './report-values';
+import { arr, cvesFromText, cweFromNumber, cweFromText, firstLine, num, obj, pos, str, stripEmbeddedLinks, uniq, type TJsonObject } from './report-values';
 import type { SarifRun } from './sarif-run';
 
 /** One SARIF result → one normalized finding, or undefined for results that are not problems. */
@@ -101,7 +101,7 @@ function pushCodeSpan(run: SarifRun, evidence: TEvidence[], location: TJsonObjec
   const r = regionOf(run, location);
   if (r === undefined) return;
   const { snippet, ...region } = r;
-  evidence.push(snippet === undefined ? { kind: 'code_span', region } : { kind: 'code_span', region, snippet });
+  evidence.push(snippet === undefined || run.secretScanner ? { kind: 'code_span', region } : { kind: 'code_span', region, snippet });
 }
 
 function pushDataflows(run: SarifRun, evidence: TEvidence[], result: TJsonObject): void {
@@ -135,16 +135,19 @@ function pushDataflows(run: SarifRun, evidence: TEvidence[], result: TJsonObject
  */
 function severity(rule: TJsonObject | undefined, result: TJsonObject, kind: string, ruleProps: TJsonObject, resultProps: TJsonObject): TSeverity {
   const config = obj(rule?.defaultConfiguration);
+  // Tolerated spellings: a score or a word as security-severity, "Error" for "error", a rank as a string.
+  const securitySeverity = (v: unknown): TSeverity | undefined => severityFromSecuritySeverity(v) ?? severityFromLabel(v);
+  const level = (v: unknown): TSeverity | undefined => severityFromSarifLevel(typeof v === 'string' ? v.trim().toLowerCase() : v);
   return (
-    severityFromSecuritySeverity(resultProps['security-severity']) ??
-    severityFromSecuritySeverity(ruleProps['security-severity']) ??
+    securitySeverity(resultProps['security-severity']) ??
+    securitySeverity(ruleProps['security-severity']) ??
     severityFromLabel(resultProps.severity) ??
     severityFromLabel(ruleProps.severity) ??
     (kind === 'informational' ? 'info' : undefined) ??
-    severityFromSarifLevel(result.level) ??
-    severityFromSarifLevel(config?.level) ??
-    severityFromSarifRank(result.rank) ??
-    severityFromSarifRank(config?.rank) ??
+    level(result.level) ??
+    level(config?.level) ??
+    severityFromSarifRank(num(result.rank)) ??
+    severityFromSarifRank(num(config?.rank)) ??
     (kind === 'fail' ? 'medium' : 'low')
   );
 }
@@ -152,7 +155,10 @@ function severity(rule: TJsonObject | undefined, result: TJsonObject, kind: stri
 function cwes(run: SarifRun, rule: TJsonObject | undefined, result: TJsonObject, ruleProps: TJsonObject, resultProps: TJsonObject): string[] {
   const found: (string | undefined)[] = [];
   for (const tag of [...arr(ruleProps.tags), ...arr(resultProps.tags)]) found.push(cweFromText(tag));
-  for (const c of [...arr(ruleProps.cwe), ruleProps.cwe, ...arr(resultProps.cwe), resultProps.cwe]) found.push(typeof c === 'string' ? cweFromText(c) ?? cweFromNumber(c) : undefined);
+  // properties.cwe: "CWE-79", ["CWE-79: ..."], 79 or ["79"] depending on the tool.
+  for (const c of [...arr(ruleProps.cwe), ruleProps.cwe, ...arr(resultProps.cwe), resultProps.cwe]) {
+    found.push(typeof c === 'string' ? cweFromText(c) ?? cweFromNumber(c) : typeof c === 'number' ? cweFromNumber(c) : undefined);
+  }
   // rule.relationships[].target and result.taxa[] point into a taxonomy; ids count as CWE
   // numbers only when that taxonomy is named CWE.
   const refs = [...arr(rule?.relationships).map((r) => obj(obj(r)?.target)), ...arr(result.taxa).map(obj)];

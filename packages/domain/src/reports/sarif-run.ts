@@ -11,6 +11,9 @@ export interface TSarifArtifact {
   hashes?: TJsonObject;
 }
 
+/** Secret scanners whose SARIF carries unmasked secrets in snippets. */
+const SECRET_SCANNERS = /gitleaks|trufflehog|detect-secrets|ggshield|secretlint|nosey ?parker|kingfisher|betterleaks/i;
+
 export class SarifRun {
   toolSeen = false;
   driver: TJsonObject = {};
@@ -25,6 +28,13 @@ export class SarifRun {
   taxonomies: TJsonObject[] = [];
   /** Results that arrived before `tool` (see SarifHandler). */
   pending: TJsonObject[] = [];
+  resultCount = 0;
+  findingCount = 0;
+  /**
+   * The driver is a secret scanner whose snippets hold the secret itself (gitleaks writes the
+   * secret as region.snippet): such snippets are never kept, as secrets are never stored.
+   */
+  secretScanner = false;
 
   setTool(tool: unknown): void {
     const t = obj(tool) ?? {};
@@ -43,6 +53,7 @@ export class SarifRun {
       }
     }
     this.globalMessageStrings = obj(this.driver.globalMessageStrings) ?? {};
+    this.secretScanner = SECRET_SCANNERS.test(str(this.driver.name) ?? '');
   }
 
   setOriginalUriBaseIds(value: unknown): void {
@@ -137,6 +148,8 @@ export class SarifRun {
     if (tc === undefined) return undefined;
     const byName = str(tc.name);
     if (byName !== undefined) return byName;
-    return typeof tc.index === 'number' ? str(obj(this.taxonomies[tc.index])?.name) : undefined;
+    if (typeof tc.index === 'number') return str(obj(this.taxonomies[tc.index])?.name);
+    const guid = str(tc.guid)?.toLowerCase();
+    return guid === undefined ? undefined : str(this.taxonomies.map(obj).find((t) => str(t?.guid)?.toLowerCase() === guid)?.name);
   }
 }

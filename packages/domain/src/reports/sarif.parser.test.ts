@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { TNormalizedFinding } from '../findings/normalized-finding';
 import { parseReportBuffer, parseReportStream } from './parse-report';
 import { ReportParseError } from './report-parse-error';
+import type { TReportRun } from './report-item';
 import { CORPUS_DIR, describeCorpus, parseCorpusFile } from './testing/corpus';
 import { syntheticSarif } from './testing/synthetic-sarif';
 
@@ -191,6 +192,113 @@ describe('SARIF parser: locations and evidence', () => {
   });
 });
 
+describe('SARIF parser: what other producers and versions write', () => {
+  it('reads levels, ranks and scores in the spellings tools use', async () => {
+    const fs = await findings(
+      log({
+        tool: { driver: { name: 'T', rules: [{ id: 'ranked', defaultConfiguration: { rank: '85' } }, { id: 'levelled', defaultConfiguration: { level: 'Error' } }] } },
+        results: [
+          { ruleId: 'ranked', message: { text: 'rule rank as a string' } },
+          { ruleId: 'levelled', message: { text: 'capitalised rule level' } },
+          { ruleId: 'x', level: 'NOTE', message: { text: 'upper-case level' } },
+          { ruleId: 'x', properties: { 'security-severity': 'High' }, message: { text: 'a word as security-severity' } },
+          { ruleId: 'x', properties: { 'security-severity': 9.8 }, message: { text: 'a number as security-severity' } },
+          { ruleId: 'x', rank: 10, message: { text: 'a low result rank' } },
+          { ruleId: 'x', level: 'bogus', message: { text: 'an unknown level falls back to warning' } },
+        ],
+      }),
+    );
+    expect(fs.map((f) => f.severity)).toEqual(['high', 'high', 'low', 'high', 'critical', 'low', 'medium']);
+  });
+
+  it('reads CWE ids from tags, properties.cwe (text or number) and taxa referenced by name, index or guid', async () => {
+    const fs = await findings(
+      log({
+        tool: { driver: { name: 'T', rules: [{ id: 'tagged', properties: { tags: ['security', 'external/cwe/cwe-079', 'CWE-352: CSRF'] } }, { id: 'numbered', properties: { cwe: [22, '78'] } }] } },
+        taxonomies: [{ name: 'CWE', guid: 'A0A0A0A0-0000-0000-0000-000000000001', taxa: [{ id: '611' }] }],
+        results: [
+          { ruleId: 'tagged', message: { text: '1' } },
+          { ruleId: 'numbered', message: { text: '2' } },
+          { ruleId: 'x', properties: { cwe: 'CWE-434' }, message: { text: '3' } },
+          { ruleId: 'x', taxa: [{ id: '611', toolComponent: { guid: 'a0a0a0a0-0000-0000-0000-000000000001' } }], message: { text: '4' } },
+          { ruleId: 'x', taxa: [{ id: '918', toolComponent: { name: 'CWE' } }], message: { text: '5' } },
+          { ruleId: 'x', taxa: [{ id: '42', toolComponent: { name: 'OWASP' } }], message: { text: 'not a CWE taxonomy: 42 is no CWE id' } },
+        ],
+      }),
+    );
+    expect(fs.map((f) => f.rule.cwe)).toEqual([['CWE-79', 'CWE-352'], ['CWE-22', 'CWE-78'], ['CWE-434'], ['CWE-611'], ['CWE-918'], []]);
+  });
+
+  it('keeps each run with its own rules, tool and base URIs; resolves chained originalUriBaseIds', async () => {
+    const body = {
+      version: '2.1.0',
+      runs: [
+        { tool: { driver: { name: 'First', rules: [{ id: 'F1', defaultConfiguration: { level: 'note' } }] } }, results: [{ ruleIndex: 0, message: { text: 'a' }, locations: [at('a.c', 1)] }] },
+        {
+          tool: { driver: { name: 'Second', rules: [{ id: 'S1', defaultConfiguration: { level: 'error' } }] } },
+          originalUriBaseIds: { ROOT: { uri: 'file:///build/' }, SRC: { uri: 'src/', uriBaseId: 'ROOT' } },
+          results: [
+            { ruleIndex: 0, message: { text: 'b' }, locations: [at('file:///build/src/lib/b.c', 2)] },
+            { ruleIndex: 0, message: { text: 'c' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'lib/c.c', uriBaseId: 'SRC' }, region: { startLine: '7', startColumn: '3' } } }] },
+          ],
+        },
+        { tool: { driver: { name: 'Third' } }, results: null },
+      ],
+    };
+    const fs = await findings(body);
+    expect(fs.map((f) => [f.tool, f.rule.id, f.severity, f.location.path, f.location.start_line])).toEqual([
+      ['first', 'F1', 'low', 'a.c', 1],
+      ['second', 'S1', 'high', 'lib/b.c', 2],
+      ['second', 'S1', 'high', 'lib/c.c', 7],
+    ]);
+    expect(fs[2].location.start_column).toBe(3);
+  });
+
+  it('reports each run, empty ones included, to onRun', async () => {
+    const runs: TReportRun[] = [];
+    const body = { version: '2.1.0', runs: [{ tool: { driver: { name: 'A', version: '1.0' } }, results: [{ ruleId: 'r', message: { text: 'm' } }, { ruleId: 'r', kind: 'pass', message: { text: 'ok' } }] }, { tool: { driver: {} } }] };
+    await parseReportBuffer('sarif', JSON.stringify(body), { onRun: (r) => runs.push(r) });
+    expect(runs).toEqual([
+      { index: 0, tool: { name: 'A', version: '1.0' }, results: 2, findings: 1 },
+      { index: 1, results: 0, findings: 0 },
+    ]);
+  });
+
+  it('tolerates nulls and missing optional parts: no rules, null locations, null message, null region', async () => {
+    const fs = await findings(
+      log({
+        tool: { driver: { name: 'T', rules: null }, extensions: null },
+        artifacts: null,
+        results: [
+          { ruleId: 'a', message: null, locations: null, relatedLocations: null, codeFlows: null, suppressions: null, fingerprints: null, partialFingerprints: null },
+          { ruleId: 'b', message: { text: 'm' }, locations: [null, { physicalLocation: { artifactLocation: { uri: 'x.js' }, region: null } }] },
+          { rule: { id: 'c' }, message: { markdown: '**bold** text' }, locations: [{ physicalLocation: null, logicalLocations: [{ index: 0 }] }] },
+        ],
+      }),
+    );
+    expect(fs.map((f) => [f.rule.id, f.title, f.location.path])).toEqual([
+      ['a', 'a', undefined],
+      ['b', 'm', 'x.js'],
+      ['c', '**bold** text', undefined],
+    ]);
+  });
+
+  it('accepts the 2.1.0 release-candidate version strings (2.1.0-rtm.N) and their suppression "state"', async () => {
+    const body = { version: '2.1.0-rtm.5', runs: [{ tool: { driver: { name: 'T' } }, results: [{ ruleId: 'a', message: { text: 'm' }, suppressions: [{ kind: 'inSource', state: 'accepted' }] }] }] };
+    const [f] = await findings(body);
+    expect(f.suppression).toMatchObject({ kind: 'in_source', status: 'accepted' });
+  });
+
+  it('never keeps the snippet of a secret scanner, which holds the secret itself', async () => {
+    const leak = { ruleId: 'aws-access-key', message: { text: 'secret found' }, locations: [at('a.env', 1, { region: { startLine: 1, snippet: { text: 'AKIA0123456789ABCDEF' } } })] };
+    const fs = await findings(log({ tool: { driver: { name: 'gitleaks' } }, results: [leak] }));
+    expect(JSON.stringify(fs)).not.toContain('AKIA0123456789ABCDEF');
+    expect(fs[0].evidence[0]).toEqual({ kind: 'code_span', region: { path: 'a.env', start_line: 1, end_line: 1 } });
+    const other = await findings(log({ tool: { driver: { name: 'eslint' } }, results: [leak] }));
+    expect(other[0].evidence[0]).toMatchObject({ snippet: 'AKIA0123456789ABCDEF' });
+  });
+});
+
 describe('SARIF parser: rejected reports', () => {
   const good = JSON.stringify(log({ tool: { driver: { name: 'T' } }, results: [{ ruleId: 'a', message: { text: 'm' } }] }));
 
@@ -264,13 +372,34 @@ describeCorpus('SARIF corpus (facts from MANIFEST.md)', () => {
     expect(flow?.kind === 'dataflow_path' && flow.steps.map((s) => s.region.start_line)).toEqual([15, 15, 25]);
   });
 
+  const runsOf = async (file: string): Promise<{ runs: TReportRun[]; findings: number }> => {
+    const runs: TReportRun[] = [];
+    const { findings: fs } = await parseCorpusFile('sarif', file, { onRun: (r) => runs.push(r) });
+    return { runs, findings: fs.length };
+  };
+
   it.each([
-    ['sarif/dd_spec-appendix-k1-minimal-empty.sarif'],
-    ['sarif/dd_spec-appendix-k1-two-runs-empty.sarif'],
-    ['sarif/dd_no-runs.sarif'],
-    ['sarif/codeql-action_tool-names-5-runs.sarif'],
-  ])('%s: valid and empty → 0 findings', async (file) => {
-    expect((await parseCorpusFile('sarif', file)).findings).toHaveLength(0);
+    ['sarif/dd_spec-appendix-k1-minimal-empty.sarif', 1],
+    ['sarif/dd_spec-appendix-k1-two-runs-empty.sarif', 2],
+    ['sarif/dd_no-runs.sarif', 0],
+    ['sarif/codeql-action_tool-names-5-runs.sarif', 5],
+  ])('%s: valid and empty → 0 findings over %i run(s)', async (file, runCount) => {
+    const { runs, findings: n } = await runsOf(file);
+    expect(n).toBe(0);
+    expect(runs).toHaveLength(runCount);
+  });
+
+  it('spec appendix K.1 doubled: two runs, "CodeScanner" then "OtherScanner", 0 findings each', async () => {
+    const { runs } = await runsOf('sarif/dd_spec-appendix-k1-two-runs-empty.sarif');
+    expect(runs.map((r) => [r.tool?.name, r.findings])).toEqual([
+      ['CodeScanner', 0],
+      ['OtherScanner', 0],
+    ]);
+  });
+
+  it('codeql-action tool names: the distinct named tools of 5 runs are exactly CodeQL command-line toolchain and ESLint ("" and null dropped)', async () => {
+    const { runs } = await runsOf('sarif/codeql-action_tool-names-5-runs.sarif');
+    expect([...new Set(runs.flatMap((r) => (r.tool === undefined ? [] : [r.tool.name])))]).toEqual(['CodeQL command-line toolchain', 'ESLint']);
   });
 
   it('sarif-sdk suppression test: 4 findings, [0] titled "New suppressed result.", 3 suppressed', async () => {
@@ -288,12 +417,17 @@ describeCorpus('SARIF corpus (facts from MANIFEST.md)', () => {
     expect(fs[0]).toMatchObject({ title: 'AWS Access Key secret detected', severity: 'medium', location: { path: `${dir}gitlab_secret_detection_report_1_vuln.json`, start_line: 13 } });
     expect(fs[3]).toMatchObject({ title: 'AWS Access Key secret detected', location: { path: `${dir}gitlab_secret_detection_report_3_vuln.json`, start_line: 44 } });
     expect(fs[7]).toMatchObject({ location: { path: 'dojo/unittests/tools/test_gitlab_secret_detection_report_parser.py', start_line: 37 } });
+    expect(JSON.stringify(fs)).not.toContain('AKIAIOSFODNN7EXAMPLE');
   });
 
-  it('gitleaks 8 SARIF: the result names a rule missing from the driver; auth.py lines 1-2', async () => {
+  it('gitleaks 8 SARIF: the result names a rule missing from the driver; auth.py lines 1-2, cols 1-2, commit 0000000000000000; the secret is not kept', async () => {
     const { findings: fs } = await parseCorpusFile('sarif', 'sarif/gitleaks_v8_sarif_simple.sarif');
     expect(fs).toHaveLength(1);
     expect(fs[0]).toMatchObject({ rule: { id: 'test-rule' }, location: { path: 'auth.py', start_line: 1, end_line: 2, start_column: 1, end_column: 2 } });
+    expect(fs[0].fingerprint_hint).toContain('commitSha=0000000000000000');
+    expect(fs[0].message).toContain('commit 0000000000000000');
+    // The golden's snippet is the secret ("a secret"); tags tag1-3 have no place in the model.
+    expect(JSON.stringify(fs)).not.toContain('a secret');
   });
 
   it('Trivy SARIF: 4 results, two CVEs each on two packages, medium (security-severity 5.3)', async () => {
@@ -316,9 +450,14 @@ describeCorpus('SARIF corpus (facts from MANIFEST.md)', () => {
     expect(fs[0]).toMatchObject({ rule: { id: 'no-unused-vars' }, severity: 'high', location: { start_line: 1, start_column: 5 } });
   });
 
-  it('codeql-action valid log: two runs (1 + 2 results), each named after its own driver', async () => {
-    const { findings: fs } = await parseCorpusFile('sarif', 'sarif/codeql-action_valid-two-runs.sarif');
+  it('codeql-action valid log: schema-valid, so accepted; two runs (1 + 2 results), each named after its own driver', async () => {
+    const runs: TReportRun[] = [];
+    const { findings: fs } = await parseCorpusFile('sarif', 'sarif/codeql-action_valid-two-runs.sarif', { onRun: (r) => runs.push(r) });
     expect(fs.map((f) => f.tool)).toEqual(['lgtm.com', 'codeql-command-line-toolchain', 'codeql-command-line-toolchain']);
+    expect(runs.map((r) => [r.tool?.name, r.results])).toEqual([
+      ['LGTM.com', 1],
+      ['CodeQL command-line toolchain', 2],
+    ]);
   });
 
   it('codeql-action invalid log ("results": 42) is rejected', async () => {

@@ -68,23 +68,36 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
   };
 
   let named: { run: SarifRun; tool: string; sourceTool: { name: string; version?: string } | undefined } | undefined;
-  const emit = (r: SarifRun, result: TJsonObject, out: TReportItem[]): void => {
+  const nameRun = (r: SarifRun): NonNullable<typeof named> => {
     if (named?.run !== r) {
-      const driverName = str(r.driver.name);
+      const driverName = str(r.driver.name)?.trim();
       const version = str(r.driver.semanticVersion) ?? str(r.driver.version);
       const sourceTool = driverName === undefined ? undefined : version === undefined ? { name: driverName } : { name: driverName, version };
       named = { run: r, tool: pickToolName(options.tool, driverName, 'sarif'), sourceTool };
     }
-    const finding = normalizeSarifResult(r, result, named.tool, named.sourceTool);
-    if (finding !== undefined) out.push({ type: 'finding', finding });
+    return named;
   };
+  const emit = (r: SarifRun, result: TJsonObject, out: TReportItem[]): void => {
+    const n = nameRun(r);
+    r.resultCount++;
+    const finding = normalizeSarifResult(r, result, n.tool, n.sourceTool);
+    if (finding !== undefined) {
+      r.findingCount++;
+      out.push({ type: 'finding', finding });
+    }
+  };
+  let runIndex = -1;
 
   const onEvent = (ev: TSplitEvent, out: TReportItem[]): void => {
     const p = ev.path;
     if (ev.type === 'value') {
       if (p.length === 1) {
         version = ev.value;
-        if (version !== '2.1.0') throw new ReportParseError('unsupported_version', `SARIF version ${JSON.stringify(version)} is not supported; send SARIF 2.1.0`, '/version');
+        // "2.1.0-rtm.N" is what a few producers of the final 2.1.0 pre-releases still write; the
+        // shape is 2.1.0's (the one rtm spelling that differs, suppression "state", is read too).
+        if (typeof version !== 'string' || !/^2\.1\.0(?:-rtm\.\d+)?$/.test(version.trim())) {
+          throw new ReportParseError('unsupported_version', `SARIF version ${JSON.stringify(version)} is not supported; send SARIF 2.1.0`, '/version');
+        }
         return;
       }
       if (run === undefined) return;
@@ -105,10 +118,13 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
     if (p.length !== 2 || p[0] !== 'runs') return;
     if (ev.type === 'enter') {
       run = new SarifRun();
+      runIndex++;
       runBuffered = false;
     } else if (run !== undefined) {
       if (!run.toolSeen) throw shapeError(p, 'the run has no "tool"');
       for (const result of run.pending) emit(run, result, out);
+      const n = nameRun(run);
+      options.onRun?.({ index: runIndex, ...(n.sourceTool === undefined ? {} : { tool: n.sourceTool }), results: run.resultCount, findings: run.findingCount });
       run = undefined;
     }
   };
