@@ -9,9 +9,11 @@ import { ManagedProcess } from '@palisade/testing/stack/managed-process';
 import { createExternalScan, type TExternalScan } from './support/ingest-harness';
 
 /**
- * A callback plane killed (SIGKILL) in the middle of an ingest, twice — once while the body is
- * still streaming into the staging COPY, once while the merge into `findings` runs — leaves
- * nothing behind; a retry on a fresh process then ingests the report exactly once.
+ * A callback plane killed (SIGKILL) in the middle of an ingest leaves nothing behind: a first
+ * report killed while its body still streams into the COPY into `findings`, and again while a
+ * COPY runs; a retry on a fresh process then ingests it exactly once. Then a later scan of the
+ * same entity, whose report is merged with what is known, killed while the merge runs: the
+ * findings stay exactly as the first report left them, and its retry sees every one again.
  */
 const RESULTS = 40_000;
 
@@ -22,13 +24,16 @@ describe('a callback plane killed mid-ingest', () => {
   const kek = randomBytes(32).toString('base64');
   let orgId: string;
   let scan: TExternalScan;
+  let rescan: TExternalScan;
+  const target = { kind: 'other' as const, name: `crash-${randomBytes(4).toString('hex')}` };
   const body = Buffer.concat([...syntheticSarif(RESULTS)]);
 
   beforeAll(async () => {
     database = await createTestDatabase();
     db = createDb({ url: database.url });
     orgId = (await createOrganization(db)).id;
-    scan = await createExternalScan({ db }, { orgId }, { tools: ['codeql-ext'] });
+    scan = await createExternalScan({ db }, { orgId }, { tools: ['codeql-ext'], target });
+    rescan = await createExternalScan({ db }, { orgId }, { tools: ['codeql-ext'], target });
   });
   afterAll(async () => {
     await db?.close();
@@ -50,15 +55,15 @@ describe('a callback plane killed mid-ingest', () => {
   }
 
   /** Posts the report; `pause` holds back the second half of the body until it resolves. */
-  function post(port: number, pause?: Promise<void>): Promise<{ status: number; body: string } | { error: Error }> {
+  function post(port: number, pause?: Promise<void>, to: TExternalScan = scan): Promise<{ status: number; body: string } | { error: Error }> {
     return new Promise((resolve) => {
       const req = http.request(
         {
           host: '127.0.0.1',
           port,
           method: 'POST',
-          path: `/api/v2/callbacks/scans/${scan.scanId}/tools/codeql-ext`,
-          headers: { Authorization: `Bearer ${scan.tokens['codeql-ext']}`, 'Content-Type': 'application/sarif+json', 'Content-Length': body.length, 'Idempotency-Key': 'crash-test' },
+          path: `/api/v2/callbacks/scans/${to.scanId}/tools/codeql-ext`,
+          headers: { Authorization: `Bearer ${to.tokens['codeql-ext']}`, 'Content-Type': 'application/sarif+json', 'Content-Length': body.length, 'Idempotency-Key': 'crash-test' },
         },
         (res) => {
           let text = '';
@@ -96,31 +101,32 @@ describe('a callback plane killed mid-ingest', () => {
       findingEvents: await one("SELECT coalesce(sum(jsonb_array_length(payload->'findings')), 0)::int AS n FROM outbox WHERE org_id = $1 AND topic = 'findings'"),
       receipts: await one('SELECT count(*)::int AS n FROM ingest_receipts WHERE org_id = $1'),
       tool: (await db.pool.query('SELECT status::text AS s FROM scan_tools WHERE scan_id = $1', [scan.scanId])).rows[0].s,
+      lastSeen: await one('SELECT count(DISTINCT last_seen_scan_id)::int AS n FROM findings WHERE org_id = $1'),
     };
   }
 
-  const nothing = { findings: 0, history: 0, findingEvents: 0, receipts: 0, tool: 'pending' };
+  const nothing = { findings: 0, history: 0, findingEvents: 0, receipts: 0, tool: 'pending', lastSeen: 0 };
 
   it('loses nothing and duplicates nothing', async () => {
-    // 1. Killed while the body streams into the staging table.
+    // 1. Killed while the body streams into the COPY into findings (a first report is not staged).
     const first = await startPlane();
     let release!: () => void;
     const pending = post(first.port, new Promise<void>((resolve) => (release = resolve)));
-    // The first batches are merged while the second half of the body is held back.
-    await waitForQuery('%ingest_staging%');
+    // The first batches are written while the second half of the body is held back.
+    await waitForQuery('%COPY findings%');
     first.child.killGroup('SIGKILL');
     await first.child.exited;
     release();
     expect(await pending).toHaveProperty('error');
     expect(await written()).toEqual(nothing);
 
-    // 2. Killed while a merge into findings runs (pg_stat_activity keeps only the statement's start).
+    // 2. Killed while a COPY into findings runs, the whole body sent.
     const second = await startPlane();
-    const merging = post(second.port);
-    await waitForQuery('%SELECT DISTINCT ON (fingerprint)%');
+    const copying = post(second.port);
+    await waitForQuery('%COPY findings%');
     second.child.killGroup('SIGKILL');
     await second.child.exited;
-    expect(await merging).toHaveProperty('error');
+    expect(await copying).toHaveProperty('error');
     // PostgreSQL notices the dead connection and rolls its transaction back.
     await waitForNoActiveIngest();
     expect(await written()).toEqual(nothing);
@@ -139,6 +145,26 @@ describe('a callback plane killed mid-ingest', () => {
       expect(replay).toMatchObject({ status: 200 });
       expect(JSON.parse((replay as { body: string }).body)).toEqual(result);
       expect(await written()).toEqual(after);
+
+      // 4. A later scan of the same entity is merged with what is known; killed mid-merge
+      //    (pg_stat_activity keeps only the statement's start), it changes nothing.
+      const merging = post(third.port, undefined, rescan);
+      await waitForQuery('%SELECT DISTINCT ON (fingerprint)%');
+      third.child.killGroup('SIGKILL');
+      await third.child.exited;
+      expect(await merging).toHaveProperty('error');
+      await waitForNoActiveIngest();
+      expect(await written()).toEqual(after);
+
+      const fourth = await startPlane();
+      try {
+        const merged = await post(fourth.port, undefined, rescan);
+        expect(merged).toMatchObject({ status: 200 });
+        expect(JSON.parse((merged as { body: string }).body).findings).toMatchObject({ new: 0, seen_again: result.findings.new, fixed: 0 });
+        expect(await written()).toMatchObject({ findings: after.findings, history: 0, receipts: 2, lastSeen: 1 });
+      } finally {
+        await fourth.child.stop();
+      }
     } finally {
       await third.child.stop();
     }

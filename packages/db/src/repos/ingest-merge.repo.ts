@@ -14,10 +14,15 @@ import { STAGING_TABLE } from './ingest-staging.repo';
  */
 
 /** A UUIDv7 computed in SQL (48-bit ms timestamp + random), for rows created set-based. */
-const UUID_V7_SQL =
+export const UUID_V7_SQL =
   "encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing substring(int8send((extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid";
 
 export const FINDINGS_TOPIC = 'findings';
+
+/** The history reason of a finding dismissed because the report suppresses it (`suppression` is the jsonb). */
+export const SUPPRESSED_REASON_SQL = (suppression: string) =>
+  `left('suppressed in the report (' || coalesce(${suppression}->>'kind', 'suppression') || ` +
+  `coalesce(', ' || (${suppression}->>'status'), '') || ')' || coalesce(': ' || (${suppression}->>'justification'), ''), 2000)`;
 /** Findings per outbox row. */
 export const EVENT_GROUP = 500;
 
@@ -121,8 +126,7 @@ history AS (
   INSERT INTO finding_history (id, org_id, finding_id, at, from_status, to_status, actor_type, actor_id, reason, scan_id, data)
   SELECT ${UUID_V7_SQL}, $1, m.id, $7, m.from_status, m.to_status, 'scanner', $6,
          CASE
-           WHEN m.to_status = 'dismissed' THEN left('suppressed in the report (' || coalesce(m.suppression->>'kind', 'suppression') ||
-                coalesce(', ' || (m.suppression->>'status'), '') || ')' || coalesce(': ' || (m.suppression->>'justification'), ''), 2000)
+           WHEN m.to_status = 'dismissed' THEN ${SUPPRESSED_REASON_SQL('m.suppression')}
            WHEN m.from_status = 'dismissed' THEN 'the report no longer suppresses it'
            WHEN m.from_status IS NULL AND m.to_status = 'fixed' THEN 'reported late: absent from a newer complete report of this tool'
            ELSE 'seen again after being ' || m.from_status

@@ -47,7 +47,12 @@ export async function createStagingTable(client: pg.PoolClient): Promise<void> {
 
 /** COPYs one batch of encoded rows into the (empty) staging table. */
 export async function copyStagingBatch(client: pg.PoolClient, text: string): Promise<void> {
-  const stream = client.query(copyFrom(`COPY ${STAGING_TABLE} (${COLUMNS}) FROM STDIN`));
+  await copyRows(client, `COPY ${STAGING_TABLE} (${COLUMNS}) FROM STDIN`, text);
+}
+
+/** Runs a `COPY … FROM STDIN` statement with rows already encoded in COPY text format. */
+export async function copyRows(client: pg.PoolClient, statement: string, text: string): Promise<void> {
+  const stream = client.query(copyFrom(statement));
   const finished = new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);
     stream.on('error', reject);
@@ -61,19 +66,30 @@ export async function copyStagingBatch(client: pg.PoolClient, text: string): Pro
   await finished;
 }
 
+/** How a batcher turns rows into COPY text, and what travels with each batch besides the text. */
+export interface TBatchEncoder<TMeta> {
+  /** The COPY line(s) of a row; '' to leave it out. */
+  encode(seq: number, row: TStagedFinding): string;
+  /** What goes with the batch about to be shipped (called once per batch, in order). */
+  cut(): TMeta;
+}
+
+const STAGING_ENCODER: TBatchEncoder<undefined> = { encode: (seq, row) => encodeRow(seq, row), cut: () => undefined };
+
 /**
- * Batches rows and runs `ship(batchText)` for each, one at a time, at most one batch ahead:
- * while batch n is in the database, batch n+1 is being filled; filling n+2 waits for n.
+ * Batches rows and runs `ship(batchText, meta)` for each, one at a time, at most one batch
+ * ahead: while batch n is in the database, batch n+1 is being filled; filling n+2 waits for n.
  */
-export class StagingBatcher {
+export class StagingBatcher<TMeta = undefined> {
   private pending = '';
   private pendingRows = 0;
   private seq = 0;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly ship: (text: string) => Promise<void>,
+    private readonly ship: (text: string, meta: TMeta) => Promise<void>,
     private readonly batchRows: number = STAGING_BATCH_ROWS,
+    private readonly encoder: TBatchEncoder<TMeta> = STAGING_ENCODER as TBatchEncoder<TMeta>,
   ) {}
 
   get rows(): number {
@@ -81,7 +97,7 @@ export class StagingBatcher {
   }
 
   async write(row: TStagedFinding): Promise<void> {
-    this.pending += encodeRow(this.seq++, row);
+    this.pending += this.encoder.encode(this.seq++, row);
     this.pendingRows++;
     if (this.pendingRows >= this.batchRows) await this.shipPending();
   }
@@ -101,10 +117,11 @@ export class StagingBatcher {
 
   private async shipPending(): Promise<void> {
     const text = this.pending;
+    const meta = this.encoder.cut();
     this.pending = '';
     this.pendingRows = 0;
     const previous = this.chain;
-    this.chain = previous.then(() => this.ship(text));
+    this.chain = previous.then(() => this.ship(text, meta));
     // A failure is reported by the next await of the chain (here or in end()), never unhandled.
     this.chain.catch(() => undefined);
     await previous;
@@ -113,26 +130,26 @@ export class StagingBatcher {
 
 export function encodeRow(seq: number, row: TStagedFinding): string {
   return (
-    `${seq}\t${text(row.fingerprint)}\t${text(row.severity)}\t${text(row.title)}\t${nullable(row.description)}\t` +
-    `${text(row.ruleId)}\t${nullable(row.ruleName)}\t${textArray(row.cwe)}\t${textArray(row.cve)}\t` +
-    `${json(row.location)}\t${text(jsonText(row.evidence ?? []))}\t${json(row.suppression)}\n`
+    `${seq}\t${copyText(row.fingerprint)}\t${copyText(row.severity)}\t${copyText(row.title)}\t${copyNullable(row.description)}\t` +
+    `${copyText(row.ruleId)}\t${copyNullable(row.ruleName)}\t${copyTextArray(row.cwe)}\t${copyTextArray(row.cve)}\t` +
+    `${copyJson(row.location)}\t${copyJson(row.evidence ?? [])}\t${copyJson(row.suppression)}\n`
   );
 }
 
 // COPY text format: backslash, tab, newline and carriage return are escaped; \N is NULL.
 // NUL cannot be stored in text or jsonb at all, so it is dropped rather than failing the report.
 const SPECIAL = /[\\\t\n\r\u0000]/;
-function text(value: string): string {
+export function copyText(value: string): string {
   if (!SPECIAL.test(value)) return value;
   return value.replace(/[\\\t\n\r\u0000]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : ''));
 }
 
-function nullable(value: string | undefined): string {
-  return value === undefined ? '\\N' : text(value);
+export function copyNullable(value: string | undefined): string {
+  return value === undefined ? '\\N' : copyText(value);
 }
 
-function json(value: unknown): string {
-  return value === undefined || value === null ? '\\N' : text(jsonText(value));
+export function copyJson(value: unknown): string {
+  return value === undefined || value === null ? '\\N' : copyText(jsonText(value));
 }
 
 // jsonb refuses the \u0000 escape; the rare value that has one is re-serialized without NULs.
@@ -143,7 +160,7 @@ function jsonText(value: unknown): string {
 }
 
 /** A PostgreSQL array literal: every element double-quoted, quotes and backslashes escaped. */
-function textArray(values: readonly string[]): string {
+export function copyTextArray(values: readonly string[]): string {
   if (values.length === 0) return '{}';
-  return text(`{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`);
+  return copyText(`{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`);
 }

@@ -3,6 +3,7 @@ import type { TEntityType, TScanStatus, TToolStatus } from '@palisade/contracts'
 import { uuidv7 } from '../ids';
 import { transitionTool, type TToolTransitionResult } from './scan-lifecycle.repo';
 import { NO_COUNTS, addCounts, isStaleReport, markAbsentFindingsFixed, mergeStagedFindings, type TMergeCounts, type TMergeScope } from './ingest-merge.repo';
+import { FirstReportWriter, hasFindingsFor } from './ingest-first-report.repo';
 import { StagingBatcher, copyStagingBatch, createStagingTable, type TStagedFinding } from './ingest-staging.repo';
 
 /**
@@ -10,7 +11,9 @@ import { StagingBatcher, copyStagingBatch, createStagingTable, type TStagedFindi
  * report. The sequence a caller drives (apps/callback-api ingest.service):
  *
  *   loadCallbackTarget(scanId)      → the scan and its tools, to verify the credential against
- *   const tx = await begin(scope)   → BEGIN, pg_advisory_xact_lock per (org, entity, tool), staging table
+ *   const tx = await begin(scope)   → BEGIN, pg_advisory_xact_lock per (org, entity, tool), and either
+ *                                     the first-report writer (nothing known yet: COPY into findings)
+ *                                     or a staging table to merge from
  *   tx.receipt(…) / tx.toolStatus(…) → re-checked under the lock
  *   tx.stage(row) …                 → batched COPY + merge while the body streams; any failure → tx.rollback()
  *   await tx.endStaging()           → the last batch merged; the report's counts
@@ -90,9 +93,10 @@ export function makeIngestRepo(pool: pg.Pool) {
       return findReceipt(pool, orgId, scanToolId, idempotencyKey);
     },
 
-    /** BEGIN, the (org, entity, tool) lock and a staging table. The caller must commit or roll back. */
+    /** BEGIN, the (org, entity, tool) lock, then the first-report writer or a staging table. The caller must commit or roll back. */
     async begin(given: TMergeScope): Promise<TIngestTransaction> {
       let scope = given;
+      let first: FirstReportWriter | null = null;
       const client = await pool.connect();
       let open = true;
       let broken = false;
@@ -109,17 +113,22 @@ export function makeIngestRepo(pool: pg.Pool) {
         ]);
         // Decided under the lock, so that no newer report can complete between the check and the merge.
         scope = { ...given, stale: await isStaleReport(client, given) };
-        await createStagingTable(client);
+        // Under the lock too: nobody else can give this entity and tool their first findings meanwhile.
+        first = scope.stale ? null : (await hasFindingsFor(client, scope)) ? null : new FirstReportWriter(client, scope);
+        if (first === null) await createStagingTable(client);
       } catch (error) {
         broken = true;
         release();
         throw error;
       }
       let counts = NO_COUNTS;
-      const batcher = new StagingBatcher(async (text) => {
-        await copyStagingBatch(client, text);
-        counts = addCounts(counts, await mergeStagedFindings(client, scope));
-      });
+      const batcher: { write(row: TStagedFinding): Promise<void>; end(): Promise<void>; abandon(): Promise<void> } =
+        first !== null
+          ? new StagingBatcher(first.ship, undefined, first)
+          : new StagingBatcher(async (text) => {
+              await copyStagingBatch(client, text);
+              counts = addCounts(counts, await mergeStagedFindings(client, scope));
+            });
       return {
         client,
         receipt: (orgId, scanToolId, key) => findReceipt(client, orgId, scanToolId, key),
@@ -130,9 +139,10 @@ export function makeIngestRepo(pool: pg.Pool) {
         stage: (row) => batcher.write(row),
         async endStaging() {
           await batcher.end();
-          return counts;
+          return first !== null ? first.finish() : counts;
         },
-        markFixed: () => markAbsentFindingsFixed(client, scope),
+        // A first report has nothing older to find absent.
+        markFixed: () => (first !== null ? Promise.resolve({ fixed: 0, outboxIds: [] }) : markAbsentFindingsFixed(client, scope)),
         finishTool: (orgId, scanId, tool, to, patch) => transitionTool(client, orgId, scanId, tool, to, patch),
         async saveReceipt(input) {
           await client.query(
