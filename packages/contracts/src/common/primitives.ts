@@ -32,4 +32,16 @@ export const ZEntityRef = z
 export type TEntityRef = z.infer<typeof ZEntityRef>;
 
 /** Tool names: built-in ones or any external scanner name (API.md). */
-export const ZToolName = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lower-case letters, digits, ".", "_" or "-", 1 to 64 characters');
+export const ZToolName = z.string().max(64).regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lower-case letters, digits, ".", "_" or "-", 1 to 64 characters');
+
+/**
+ * A map a client sends (`attributes`, `claims`): zod's record has no entry cap of its own, so one
+ * is added here, and published as `maxProperties` for the OpenAPI document and for the test that
+ * holds every request schema to its bounds. Keys and values are bounded by their own schemas.
+ */
+export function boundedRecord<K extends z.core.$ZodRecordKey, V extends z.ZodType>(key: K, value: V, maxEntries: number) {
+  return z
+    .record(key, value)
+    .refine((record) => Object.keys(record).length <= maxEntries, { message: `at most ${maxEntries} entries` })
+    .meta({ maxProperties: maxEntries });
+}

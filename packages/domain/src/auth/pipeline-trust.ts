@@ -1,7 +1,7 @@
 // Rules of pipeline trust policies: which issuers may be trusted, what a policy may grant, and
 // whether a verified token's claims satisfy a policy. No I/O: the write plane fetches keys and
 // verifies signatures, then asks these functions.
-import type { TFieldIssue } from '@palisade/contracts';
+import { MAX_POLICY_CLAIMS, type TFieldIssue } from '@palisade/contracts';
 import type { TPermission } from '../access/permissions';
 import { compileSubjectPattern, subjectPatternProblem } from './subject-pattern';
 
@@ -19,7 +19,8 @@ export const PIPELINE_OIDC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS
 
 /** Claims the verification itself decides; a policy's `claims` map may not name them. */
 const RESERVED_CLAIMS = new Set(['iss', 'aud', 'exp', 'nbf', 'iat', 'jti', 'sub']);
-export const MAX_POLICY_CLAIMS = 16;
+// The request contract caps the map first; the rule keeps the same number for other callers.
+export { MAX_POLICY_CLAIMS };
 const CLAIM_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { ZTimestamp, ZUuid } from '../../common/primitives';
+import { boundedRecord, ZTimestamp, ZUuid } from '../../common/primitives';
+
+/** Extra claims a policy may require (exact matches beside the subject pattern). */
+export const MAX_POLICY_CLAIMS = 16;
 
 const ZScopeName = z.string().min(1).max(64);
 const ZClaimValue = z.union([z.string().max(256), z.number(), z.boolean()]);
@@ -20,7 +23,7 @@ export const ZCreateTrustPolicyBody = z
       .min(1)
       .max(256)
       .describe('Glob over `sub`: * = any run without ":", ** = anything, ? = one character; e.g. repo:acme/*:ref:refs/heads/main'),
-    claims: z.record(z.string().min(1).max(64), ZClaimValue).optional().describe('Claims that must equal these values exactly'),
+    claims: boundedRecord(z.string().min(1).max(64), ZClaimValue, MAX_POLICY_CLAIMS).optional().describe('Claims that must equal these values exactly'),
     scopes: z
       .array(ZScopeName)
       .max(16)

@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { ZScanStatus, ZToolName, ZToolStatus } from '../../common/primitives';
+import { boundedRecord, ZScanStatus, ZToolName, ZToolStatus } from '../../common/primitives';
 
 const ZUrl = z.string().max(2048).regex(/^(https?|ssh|git|file):\/\//, 'an https://, http://, ssh://, git:// or file:// URL');
+
+/** Free-form key/value pairs of an `other` target. */
+export const MAX_TARGET_ATTRIBUTES = 64;
 
 export const ZTarget = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('repository'), url: ZUrl, ref: z.string().min(1).max(255).optional() }).strict(),
@@ -13,7 +16,7 @@ export const ZTarget = z.discriminatedUnion('kind', [
     .object({
       kind: z.literal('other'),
       name: z.string().min(1).max(256),
-      attributes: z.record(z.string().max(64), z.string().max(1024)).optional(),
+      attributes: boundedRecord(z.string().max(64), z.string().max(1024), MAX_TARGET_ATTRIBUTES).optional(),
     })
     .strict(),
 ]);
