@@ -42,7 +42,10 @@ export function makeGitleaksHandler(options: TParseReportOptions): TReportHandle
     const endLine = pos(l.EndLine) ?? startLine;
     const commit = str(l.Commit) ?? str(l.commit);
     const evidence: TEvidence[] = [];
-    const snippet = redact(str(l.Match) ?? str(l.line), secret);
+    const snippet = redact(str(l.Match) ?? str(l.line) ?? str(l.Line), secret);
+    // `gitleaks --redact` writes "REDACTED" for every secret: then the leak is told apart by
+    // rule and position instead (a hash of the marker would make every leak of a file one).
+    const redacted = secret === undefined || /^(?:REDACTED|\*+)$/.test(secret.trim());
     if (file !== undefined) {
       evidence.push(defined({ kind: 'code_span' as const, region: defined({ path: file, start_line: startLine, end_line: endLine, start_column: pos(l.StartColumn), end_column: pos(l.EndColumn) }), snippet }));
     }
@@ -65,7 +68,14 @@ export function makeGitleaksHandler(options: TParseReportOptions): TReportHandle
           .join('; '),
         location: defined({ path: file, start_line: startLine, end_line: endLine, start_column: pos(l.StartColumn), end_column: pos(l.EndColumn) }),
         evidence,
-        fingerprint_hint: secret === undefined || file === undefined ? undefined : `gitleaks:${file}\n${sha256Hex(secret)}`,
+        fingerprint_hint:
+          file === undefined
+            ? undefined
+            : !redacted
+              ? `gitleaks:${file}\n${sha256Hex(secret as string)}`
+              : startLine === undefined
+                ? undefined
+                : `gitleaks-redacted:${file}\n${ruleId}\n${startLine}:${pos(l.StartColumn) ?? 0}`,
       }),
     });
   };

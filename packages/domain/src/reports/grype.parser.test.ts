@@ -11,6 +11,37 @@ describe('Grype parser', () => {
     await expect(parseReportBuffer('grype', '[]')).rejects.toMatchObject({ code: 'invalid_shape' });
   });
 
+  it('reads both matchDetails shapes (one object in the 2021 schema, a list since) and tolerates nulls and strings for numbers', async () => {
+    const body = {
+      descriptor: null,
+      matches: [
+        {
+          vulnerability: { id: 'CVE-2021-0001', severity: 'High', links: null, cvssV2: { baseScore: '5.0' }, fixedInVersion: '1.2' },
+          matchDetails: { matcher: 'dpkg-matcher', searchKey: { distro: 'debian 10' }, matchInfo: null },
+          artifact: { name: 'libx', version: '1.1', type: 'deb', locations: null, purl: null },
+        },
+        {
+          vulnerability: { id: 'GHSA-aaaa-bbbb-cccc', severity: 'Unknown', cvss: [{ metrics: { baseScore: '7.1' } }, null], fix: { state: 'not-fixed', versions: null } },
+          relatedVulnerabilities: [{ id: 'CVE-2022-0002', description: 'from NVD', cvss: null }, null, { id: 'PYSEC-2022-1' }],
+          matchDetails: [{ type: 'exact-direct-match', matcher: 'python-matcher', searchedBy: {}, found: {} }, { type: 'cpe-match', matcher: 'python-matcher' }],
+          artifact: { name: 'pkg', version: '2.0', type: 'python', purl: 'pkg:pypi/pkg@2.0', locations: [{ path: '/app/req.txt', layerID: null }] },
+        },
+        { vulnerability: { id: 'CVE-2021-0003', severity: 'Negligible' }, matchDetails: null, artifact: { name: 'z' } },
+      ],
+    };
+    const fs = (await parseReportBuffer('grype', JSON.stringify(body))).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(fs.map((f) => [f.rule.id, f.severity, f.location.path, f.location.package?.ecosystem])).toEqual([
+      ['CVE-2021-0001', 'high', undefined, 'deb'],
+      ['GHSA-aaaa-bbbb-cccc', 'high', '/app/req.txt', 'pypi'],
+      ['CVE-2021-0003', 'info', undefined, undefined],
+    ]);
+    expect(fs[0].evidence[0]).toMatchObject({ fixed_versions: ['1.2'] });
+    expect(fs[0].message).toBe('Matched by dpkg-matcher');
+    expect(fs[1].rule).toMatchObject({ cve: ['CVE-2022-0002'], aliases: ['PYSEC-2022-1'] });
+    expect(fs[1].message).toBe('from NVD\n\nMatched by exact-direct-match (python-matcher), cpe-match (python-matcher)');
+    expect(fs[1].evidence[0]).not.toHaveProperty('fixed_versions');
+  });
+
   it('falls back to the CVSS score when the label is Unknown', async () => {
     const body = { matches: [{ vulnerability: { id: 'CVE-1', severity: 'Unknown', cvss: [{ metrics: { baseScore: 9.8 } }] }, artifact: { name: 'x', version: '1' } }] };
     const [item] = await parseReportBuffer('grype', JSON.stringify(body));
@@ -39,37 +70,50 @@ describeCorpus('Grype corpus (facts from MANIFEST.md)', () => {
     const { findings } = await parseCorpusFile('grype', 'grype/dd_grype-0.28.0_check-all-fields.json');
     expect(findings).toHaveLength(6);
     expect(new Set(findings.map(fp)).size).toBe(5);
-    expect(findings[0]).toMatchObject({ severity: 'info', rule: { id: 'CVE-2004-0971' }, location: { package: { name: 'libgssapi-krb5-2', version: '1.17-3+deb10u3' } } });
-    expect(findings.find((f) => f.rule.id === 'CVE-2021-32626')).toMatchObject({ severity: 'high', location: { package: { name: 'redis', version: '4.0.2' } } });
+    expect(findings[0]).toMatchObject({
+      severity: 'info',
+      title: 'CVE-2004-0971 in libgssapi-krb5-2@1.17-3+deb10u3',
+      rule: { id: 'CVE-2004-0971' },
+      // DefectDojo's tag "dpkg" is the package type: a Debian package.
+      location: { package: { name: 'libgssapi-krb5-2', version: '1.17-3+deb10u3', ecosystem: 'deb' } },
+    });
+    // The CVSS vector DefectDojo asserts for redis has no field in the finding model yet.
+    expect(findings.find((f) => f.rule.id === 'CVE-2021-32626')).toMatchObject({ severity: 'high', title: 'CVE-2021-32626 in redis@4.0.2', location: { package: { name: 'redis', version: '4.0.2', ecosystem: 'pypi' } } });
     expect(findings.filter((f) => f.rule.id === 'CVE-2021-33574').map((f) => [f.location.package?.name, f.severity])).toEqual([
       ['libc-bin', 'critical'],
       ['libc6', 'critical'],
     ]);
     const django = findings.filter((f) => f.rule.id === 'GHSA-v6rh-hp5x-86rv');
     expect(django).toHaveLength(2);
-    expect(django[0]).toMatchObject({ severity: 'high', rule: { cve: ['CVE-2021-44420'] }, location: { package: { name: 'Django', version: '3.2.9' } } });
+    expect(new Set(django.map(fp)).size).toBe(1); // nb_occurences 2: two matches, one finding
+    expect(django[0]).toMatchObject({ severity: 'high', title: 'GHSA-v6rh-hp5x-86rv in Django@3.2.9', rule: { cve: ['CVE-2021-44420'] }, location: { package: { name: 'Django', version: '3.2.9' } } });
   });
 
   it('0.96.0 RHEL 8 image: 35 findings', async () => {
     expect((await parseCorpusFile('grype', 'grype/dd_grype-0.96.0_rhel8-image.json')).findings).toHaveLength(35);
   });
 
-  it('0.94.0 with EPSS: the 15 CVEs DefectDojo lists', async () => {
+  it('0.94.0 with EPSS: the 15 CVEs DefectDojo lists, in its order (the EPSS scores have no field yet)', async () => {
     const { findings } = await parseCorpusFile('grype', 'grype/dd_grype-0.94.0_epss.json');
-    expect(findings.map((f) => f.rule.id).sort()).toEqual(
-      ['CVE-2022-28391', 'CVE-2021-28831', 'CVE-2022-48174', 'CVE-2021-42380', 'CVE-2021-42381', 'CVE-2021-42382', 'CVE-2021-42386', 'CVE-2021-42385', 'CVE-2021-42378', 'CVE-2021-42379', 'CVE-2021-42384', 'CVE-2021-42374', 'CVE-2021-42376', 'CVE-2024-58251', 'CVE-2025-46394'].sort(),
+    expect(findings.map((f) => f.rule.id)).toEqual(
+      ['CVE-2022-28391', 'CVE-2021-28831', 'CVE-2022-48174', 'CVE-2021-42380', 'CVE-2021-42381', 'CVE-2021-42382', 'CVE-2021-42386', 'CVE-2021-42385', 'CVE-2021-42378', 'CVE-2021-42379', 'CVE-2021-42384', 'CVE-2021-42374', 'CVE-2021-42376', 'CVE-2024-58251', 'CVE-2025-46394'],
     );
   });
 
   it('0.75.0 fix available: 1 finding fixed in 1.2.3; the NUL in the Java version is removed', async () => {
     const { findings } = await parseCorpusFile('grype', 'grype/dd_grype-0.75.0_fix-available.json');
     expect(findings).toHaveLength(1);
+    expect(findings[0].location.package?.version).toBe('17.0.10+7-J-ms8m');
     expect(findings[0].evidence[0]).toMatchObject({ kind: 'dependency_path', fixed_versions: ['1.2.3'] });
     expect(JSON.stringify(findings)).not.toContain('\\u0000');
   });
 
-  it('0.36.0 same CVE at two paths: two matches, one finding identity, both paths kept', async () => {
+  it('0.36.0 same CVE at two paths: two matches, one finding identity (DefectDojo default mode), both paths kept (its detailed mode)', async () => {
     const { findings } = await parseCorpusFile('grype', 'grype/dd_grype-0.36.0_same-cve-two-paths.json');
+    expect(findings.map((f) => [f.rule.id, f.location.package?.name, f.location.package?.version])).toEqual([
+      ['CVE-2021-33574', 'libc6', '2.28-10'],
+      ['CVE-2021-33574', 'libc6', '2.28-10'],
+    ]);
     expect(findings.map((f) => f.location.path).sort()).toEqual(['/lib/x86_64-linux-gnu/libc.so.6', '/usr/lib/x86_64-linux-gnu/libc.so.6']);
     expect(new Set(findings.map(fp)).size).toBe(1);
   });

@@ -62,19 +62,23 @@ export function makeGrypeHandler(options: TParseReportOptions): TReportHandler {
       if (e !== undefined) evidence.push(e);
     }
     const description = str(v.description) ?? related.map((r) => str(r.description)).find((x) => x !== undefined);
+    const matched = matchedBy(m.matchDetails);
+    const cve = cvesFromText(id, ...related.map((r) => r.id));
+    const aliases = uniq(related.map((r) => str(r.id))).filter((r) => r !== id && !cve.includes(r));
     out.push({
       type: 'finding',
       finding: defined({
         tool: pickToolName(options.tool, 'grype', 'grype'),
         source_tool: defined({ name: 'grype', version }),
-        rule: {
+        rule: defined({
           id,
           cwe: uniq(arr(v.cwes).map((c) => (typeof c === 'object' ? cweFromNumber(obj(c)?.cwe) : cweFromNumber(c)))),
-          cve: cvesFromText(id, ...related.map((r) => r.id)),
-        },
+          cve,
+          aliases: aliases.length === 0 ? undefined : aliases,
+        }),
         severity: severity(v, related),
         title: packageVulnTitle(id, pkg),
-        message: description,
+        message: [description, matched === undefined ? undefined : `Matched by ${matched}`].filter((x) => x !== undefined).join('\n\n') || undefined,
         location: defined({ path: str(locations[0]?.path), package: pkg }),
         evidence,
       }),
@@ -86,6 +90,22 @@ export function makeGrypeHandler(options: TParseReportOptions): TReportHandler {
   };
 
   return { plan, onEvent, finish };
+}
+
+/**
+ * How grype matched: `matchDetails` is one object {matcher, searchKey, matchInfo} in the 2021
+ * schema and a list of {type, matcher, searchedBy, found} since; "cpe-match (java-matcher)".
+ */
+function matchedBy(details: unknown): string | undefined {
+  const list = Array.isArray(details) ? details : [details];
+  const parts = uniq(
+    list.map(obj).map((d) => {
+      const type = str(d?.type);
+      const matcher = str(d?.matcher);
+      return type !== undefined && matcher !== undefined ? `${type} (${matcher})` : type ?? matcher;
+    }),
+  );
+  return parts.length === 0 ? undefined : parts.slice(0, 4).join(', ');
 }
 
 /** Grype's own label; when it is Unknown, the best CVSS base score it lists (own, then related). */

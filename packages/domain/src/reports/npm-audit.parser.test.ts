@@ -7,6 +7,31 @@ const advisoryPaths = (fs: TNormalizedFinding[]): string[] =>
   fs.flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'dependency_path' ? [`${f.rule.id}|${e.path.join('>')}`] : []))).sort();
 
 describe('npm audit parser', () => {
+  const parse = async (report: unknown) => (await parseReportBuffer('npm-audit', JSON.stringify(report))).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+
+  it('v2: tolerates fixAvailable as a boolean, cwe as a string, advisories without a URL, nulls', async () => {
+    const fs = await parse({
+      auditReportVersion: 2,
+      vulnerabilities: {
+        a: { name: 'a', severity: 'moderate', isDirect: true, via: [{ source: 1001, name: 'a', title: 'Bad a', severity: 'moderate', cwe: 'CWE-79', range: '<2.0.0' }], effects: [], fixAvailable: true },
+        b: { name: 'b', severity: 'low', isDirect: false, via: ['a', null, { source: '1002', name: 'b', url: 'https://github.com/advisories/GHSA-2222-3333-4444', severity: 'low', cwe: null }], effects: ['a'], fixAvailable: false },
+        c: null,
+      },
+      metadata: null,
+    });
+    expect(fs.map((f) => [f.rule.id, f.severity, f.rule.cwe, f.location.package?.name])).toEqual([
+      ['NPM-1001', 'medium', ['CWE-79'], 'a'],
+      ['GHSA-2222-3333-4444', 'low', [], 'b'],
+    ]);
+    expect(fs[0].message).toBe('Bad a\n\nVulnerable versions: <2.0.0');
+    expect(fs[1].evidence.map((e) => e.kind === 'dependency_path' && e.path)).toEqual([['a', 'b']]);
+  });
+
+  it('v1: tolerates advisories without findings, cves or paths', async () => {
+    const fs = await parse({ advisories: { '7': { id: 7, module_name: 'm', severity: 'high', title: 't', cves: null, findings: null, patched_versions: 'not a range' }, '8': null }, metadata: {} });
+    expect(fs.map((f) => [f.rule.id, f.severity, f.location.package])).toEqual([['NPM-7', 'high', { name: 'm', purl: 'pkg:npm/m', ecosystem: 'npm' }]]);
+  });
+
   it('rejects an npm error report and a report with neither shape', async () => {
     await expect(parseReportBuffer('npm-audit', '{"error": {"code": "ENOLOCK", "summary": "no lockfile"}}')).rejects.toMatchObject({ code: 'invalid_shape', message: expect.stringContaining('no lockfile') });
     await expect(parseReportBuffer('npm-audit', '{"metadata": {}}')).rejects.toMatchObject({ code: 'invalid_shape' });
@@ -66,19 +91,30 @@ describeCorpus('npm audit corpus (facts from MANIFEST.md)', () => {
     );
   });
 
-  // DefectDojo counts one finding per `vulnerabilities` entry; we count one per (package,
-  // advisory), and entries vulnerable only through a dependency become path links (see parser).
-  it('v2, one entry with two advisories: two findings, the high one and the CWE-400 one', async () => {
+  it('v2, one entry (debug) with two advisories: DefectDojo\'s 1 high CWE-400 finding is our 2, one per advisory', async () => {
     const { findings } = await parseCorpusFile('npm-audit', 'npm-audit/dd_npm7_one-vuln.json');
+    // We differ on purpose: one finding per (package, advisory), so fixing or dismissing one advisory does not hide the other.
     expect(findings.map((f) => [f.rule.id, f.severity, f.rule.cwe])).toEqual([
       ['GHSA-gxpj-cx7g-858c', 'medium', ['CWE-400']],
       ['GHSA-9vvw-cc9w-f27h', 'high', ['CWE-1333']],
     ]);
+    // The source's facts: one vulnerable package (the one entry), high at worst, CWE-400 among its weaknesses.
+    expect(new Set(findings.map((f) => f.location.package?.name))).toEqual(new Set(['debug']));
+    expect(findings.some((f) => f.severity === 'high')).toBe(true);
+    expect(findings.flatMap((f) => f.rule.cwe)).toContain('CWE-400');
+    // The cvssv3 vector DefectDojo asserts (CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:L) has no field in the finding model yet.
   });
 
-  it('v2, six entries: the three advisories, with the three transitive entries on their paths', async () => {
+  it('v2, six entries: DefectDojo\'s 6 findings are our 3 advisories plus the 3 transitive entries on their dependency paths', async () => {
     const { findings } = await parseCorpusFile('npm-audit', 'npm-audit/dd_npm7_six-vulns.json');
+    // We differ on purpose: @vercel/fun, @vercel/node and vercel have no advisory of their own (their "via" names packages), so they are path links, not findings.
     expect(findings.map((f) => f.location.package?.name)).toEqual(['debug', 'semver', 'undici']);
     expect(advisoryPaths(findings).map((p) => p.split('|')[1]).sort()).toEqual(['vercel>@vercel/fun>debug', 'vercel>@vercel/fun>semver', 'vercel>@vercel/node>undici']);
+    // The source's facts: all 6 entries are named; @vercel/fun's moderate (DefectDojo's [0], medium) is what its paths carry.
+    const named = new Set(findings.flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'dependency_path' ? e.path : []))));
+    expect([...named].sort()).toEqual(['@vercel/fun', '@vercel/node', 'debug', 'semver', 'undici', 'vercel']);
+    const viaFun = findings.filter((f) => f.evidence.some((e) => e.kind === 'dependency_path' && e.path.includes('@vercel/fun')));
+    expect(viaFun.map((f) => f.severity)).toEqual(['medium', 'medium']);
+    // CWE-1035 ("using components with known vulnerabilities") is DefectDojo's label for such entries, not the report's.
   });
 });

@@ -1,32 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { computeFingerprint } from '../findings/fingerprint';
 import type { TNormalizedFinding } from '../findings/normalized-finding';
-import { describeCorpus, parseCorpusFile } from './testing/corpus';
+import { parseReportBuffer } from './parse-report';
+import { CORPUS_DIR, describeCorpus, parseCorpusFile } from './testing/corpus';
 
 const fp = (f: TNormalizedFinding): string => computeFingerprint({ entityKey: 'repository:x', tool: f.tool, finding: f });
+/** Every id a finding answers to: its rule id, CVEs and other aliases. */
+const idsOf = (f: TNormalizedFinding): string[] => [f.rule.id, ...f.rule.cve, ...(f.rule.aliases ?? [])];
+/** The vulnerability ids a raw osv-scanner report lists, per package. */
+const rawIds = (file: string): string[] => {
+  const report = JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) as { results: { packages: { vulnerabilities: { id: string }[] }[] }[] };
+  return report.results.flatMap((r) => r.packages.flatMap((p) => p.vulnerabilities.map((v) => v.id)));
+};
 
-describeCorpus('OSV-Scanner corpus (facts from MANIFEST.md)', () => {
-  it('66 vulnerability records in 37 alias groups → 37 findings; guzzle and django facts DefectDojo asserts', async () => {
-    const { findings } = await parseCorpusFile('osv-scanner', 'osv-scanner/dd_osv-scanner_66-findings.json');
-    expect(findings).toHaveLength(37);
-    const guzzle = findings.find((f) => f.rule.cve.includes('CVE-2022-31090'));
-    expect(guzzle).toMatchObject({ severity: 'high', location: { path: '/tmpcardmarket-api/composer.lock', package: { name: 'guzzlehttp/guzzle' } } });
-    const django = findings.find((f) => f.location.package?.name === 'django' && f.rule.name !== undefined && f.evidence.some((e) => e.kind === 'dependency_path' && e.fixed_versions?.includes('2.2.26')));
-    expect(django).toBeDefined();
+describe('OSV-Scanner parser', () => {
+  const parse = async (report: unknown) => (await parseReportBuffer('osv-scanner', JSON.stringify(report))).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+
+  it('reads "results": null (nothing found, as Go writes an empty list) as no findings', async () => {
+    expect(await parse({ results: null })).toEqual([]);
+    expect(await parse({ results: [{ source: null, packages: null }] })).toEqual([]);
   });
 
-  it('malicious package: MAL-2023-1035 on flot-axis, CWE-506, critical', async () => {
-    const { findings } = await parseCorpusFile('osv-scanner', 'osv-scanner/dd_osv-scanner_malicious-package.json');
+  it('without groups (older releases) gives one finding per record; severity from a CVSS vector, a distribution\'s word or the group score', async () => {
+    const fs = await parse({
+      results: [
+        {
+          source: { path: 'go.sum', type: 'lockfile' },
+          packages: [
+            {
+              package: { name: 'golang.org/x/net', version: '0.1.0', ecosystem: 'Go' },
+              vulnerabilities: [
+                { id: 'GO-2023-0001', aliases: ['CVE-2023-11111', 'GHSA-aaaa-bbbb-cccc'], severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }], affected: null },
+                { id: 'UBUNTU-CVE-2023-22222', severity: [{ type: 'Ubuntu', score: 'medium' }], affected: [{ package: null, ranges: [{ events: [{ introduced: '0' }, { fixed: '0.2.0' }] }] }] },
+                { id: 'GO-2023-0003', severity: null, database_specific: null },
+                null,
+              ],
+              groups: null,
+            },
+            { package: { commit: 'abc123' }, vulnerabilities: [{ id: 'OSV-2020-1' }], groups: [{ ids: ['OSV-2020-1'], max_severity: '' }] },
+            { package: null, vulnerabilities: [{ id: 'X' }] },
+          ],
+        },
+      ],
+    });
+    expect(fs.map((f) => [f.rule.id, f.severity, f.location.package?.name])).toEqual([
+      ['CVE-2023-11111', 'critical', 'golang.org/x/net'],
+      ['UBUNTU-CVE-2023-22222', 'medium', 'golang.org/x/net'],
+      ['GO-2023-0003', 'info', 'golang.org/x/net'],
+      ['OSV-2020-1', 'info', 'commit:abc123'],
+    ]);
+    expect(fs[0].rule.aliases).toEqual(['GO-2023-0001', 'GHSA-aaaa-bbbb-cccc']);
+    expect(fs[1].evidence[0]).toMatchObject({ fixed_versions: ['0.2.0'] });
+  });
+});
+
+describeCorpus('OSV-Scanner corpus (facts from MANIFEST.md)', () => {
+  it('66 vulnerability records: DefectDojo\'s 66 findings are our 37 alias groups, and all 66 ids are among their ids', async () => {
+    const file = 'osv-scanner/dd_osv-scanner_66-findings.json';
+    const { findings } = await parseCorpusFile('osv-scanner', file);
+    // We differ on purpose: records osv-scanner groups as aliases (a GHSA and its PYSEC twin) are one vulnerability, so one finding to fix or dismiss.
+    expect(findings).toHaveLength(37);
+    const ids = rawIds(file);
+    expect(ids).toHaveLength(66);
+    const covered = new Set(findings.flatMap(idsOf));
+    expect(ids.filter((id) => !covered.has(id))).toEqual([]);
+    const byId = (id: string) => findings.find((f) => idsOf(f).includes(id));
+    // [0] GHSA-25mq-v84q-4j7r on guzzle, high (DefectDojo leaves cve empty; the record's alias CVE-2022-31090 is kept here).
+    expect(byId('GHSA-25mq-v84q-4j7r')).toMatchObject({ severity: 'high', rule: { cve: ['CVE-2022-31090'] }, location: { package: { name: 'guzzlehttp/guzzle', version: '6.3.3' } } });
+    // [3] GHSA-q559-8m2m-g699 on guzzle, from /tmpcardmarket-api/composer.lock.
+    expect(byId('GHSA-q559-8m2m-g699')).toMatchObject({ location: { path: '/tmpcardmarket-api/composer.lock', package: { name: 'guzzlehttp/guzzle' } } });
+    // [17] GHSA-53qw-q765-4fww on django: the fix lists 2.2.26.
+    const django = byId('GHSA-53qw-q765-4fww');
+    expect(django?.location.package?.name).toBe('django');
+    expect(django?.evidence[0]).toMatchObject({ kind: 'dependency_path', fixed_versions: expect.arrayContaining(['2.2.26']) });
+  });
+
+  it('malicious package: MAL-2023-1035 on flot-axis, CWE-506, no CVE; critical where DefectDojo says low', async () => {
+    const file = 'osv-scanner/dd_osv-scanner_malicious-package.json';
+    const { findings } = await parseCorpusFile('osv-scanner', file);
     expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ severity: 'critical', rule: { cwe: ['CWE-506'], cve: [] }, location: { package: { name: 'flot-axis' } } });
+    expect(idsOf(findings[0])).toContain('MAL-2023-1035');
+    // We differ on purpose: the advisory says the machine is "fully compromised", so critical; DefectDojo's Low is its default for a record that states no severity.
+    expect(findings[0]).toMatchObject({ severity: 'critical', title: expect.stringContaining('flot-axis'), rule: { cwe: ['CWE-506'], cve: [] }, location: { package: { name: 'flot-axis' } } });
+    const record = JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')).results[0].packages[0].vulnerabilities[0];
+    expect([record.id, record.severity, record.database_specific?.severity]).toEqual(['MAL-2023-1035', undefined, undefined]);
   });
 
   it('an empty (zero-byte) file is rejected explicitly, not read as "no findings"', async () => {
     await expect(parseCorpusFile('osv-scanner', 'osv-scanner/dd_osv-scanner_empty-file.json')).rejects.toMatchObject({ code: 'empty_report' });
   });
 
-  it('results a → b: the extra record joins an existing group, so both scans have the same findings', async () => {
+  it('results a → b: b lists exactly one vulnerability more; it joins an existing group, so both scans have the same findings', async () => {
     const a = await parseCorpusFile('osv-scanner', 'osv-scanner/osv-scanner_ci_results-a.json');
     const b = await parseCorpusFile('osv-scanner', 'osv-scanner/osv-scanner_ci_results-b_one-more-vuln.json');
+    const aIds = new Set(rawIds('osv-scanner/osv-scanner_ci_results-a.json'));
+    const extra = rawIds('osv-scanner/osv-scanner_ci_results-b_one-more-vuln.json').filter((id) => !aIds.has(id));
+    expect(extra).toHaveLength(1);
+    expect(b.findings.flatMap(idsOf)).toContain(extra[0]);
     expect(b.findings.map(fp)).toEqual(a.findings.map(fp));
   });
 

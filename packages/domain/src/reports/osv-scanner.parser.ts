@@ -31,7 +31,11 @@ export function makeOsvScannerHandler(options: TParseReportOptions): TReportHand
     }
     if (path[0] !== 'results') return 'skip' as const;
     if (d === 1) {
-      if (kind === 'null') return 'skip' as const;
+      if (kind === 'null') {
+        // Go's encoding of an empty result list: nothing was found.
+        sawResults = true;
+        return 'skip' as const;
+      }
       if (kind !== 'array') throw shapeError(path, '"results" must be an array');
       return 'stream' as const;
     }
@@ -51,7 +55,10 @@ export function makeOsvScannerHandler(options: TParseReportOptions): TReportHand
     const sets = groups.length > 0 ? groups.map((g) => ({ ids: arr(g.ids).map(str).filter((x): x is string => x !== undefined), aliases: arr(g.aliases), max: g.max_severity })) : records.map((r) => ({ ids: [str(r.id) ?? 'osv'], aliases: arr(r.aliases), max: undefined }));
     for (const set of sets) {
       const recs = set.ids.map((id) => byId.get(id)).filter((r): r is TJsonObject => r !== undefined);
-      const id = stableId(set.ids, [...set.aliases, ...recs.flatMap((r) => arr(r.aliases))]);
+      const allIds = [...set.ids, ...set.aliases, ...recs.flatMap((r) => arr(r.aliases))];
+      const id = stableId(set.ids, allIds);
+      const cve = cvesFromText(...allIds);
+      const aliases = uniq(allIds.map(str)).filter((x) => x !== id && !cve.includes(x));
       const fixed = uniq(recs.flatMap((r) => fixedVersions(r, p)));
       const summary = recs.map((r) => str(r.summary)).find((x) => x !== undefined);
       out.push({
@@ -63,7 +70,8 @@ export function makeOsvScannerHandler(options: TParseReportOptions): TReportHand
             id,
             name: summary,
             cwe: uniq(recs.flatMap((r) => [...arr(obj(r.database_specific)?.cwe_ids), ...arr(r.affected).flatMap((a) => arr(obj(obj(a)?.database_specific)?.cwes).map((c) => obj(c)?.cweId))]).map(cweFromText)),
-            cve: cvesFromText(...set.ids, ...set.aliases, ...recs.flatMap((r) => arr(r.aliases))),
+            cve,
+            aliases: aliases.length === 0 ? undefined : aliases,
           }),
           severity: severity(set.ids, set.max, recs),
           title: packageVulnTitle(id, pkg),
@@ -133,9 +141,10 @@ function severity(ids: string[], groupMax: unknown, records: TJsonObject[]): TSe
     const label = severityFromLabel(obj(r.database_specific)?.severity);
     if (label !== undefined) best = best === undefined ? label : maxSeverity(best, label);
     for (const s of arr(r.severity)) {
+      // A CVSS v3 vector, or (Ubuntu and other distribution types) a plain word.
       const score = str(obj(s)?.score);
       const base = score === undefined ? undefined : cvss3BaseScore(score);
-      const sev = base === undefined ? undefined : severityFromCvssScore(base);
+      const sev = base === undefined ? severityFromLabel(score) : severityFromCvssScore(base);
       if (sev !== undefined) best = best === undefined ? sev : maxSeverity(best, sev);
     }
   }

@@ -36,6 +36,19 @@ describe('parseReportStream', () => {
     expect(await count([new Uint8Array(Buffer.from(body))])).toBe(1);
   });
 
+  it('reads UTF-8 with a byte-order mark, and UTF-16 (LE or BE, with its mark) even when split mid-character', async () => {
+    const count = async (chunks: Buffer[]): Promise<number> => {
+      let n = 0;
+      for await (const _ of parseReportStream('gitleaks', chunks)) n++;
+      return n;
+    };
+    expect(await count([Buffer.from('\ufeff' + body, 'utf8')])).toBe(1);
+    const le = Buffer.from('\ufeff' + body, 'utf16le');
+    expect(await count([le.subarray(0, 1), le.subarray(1, 7), le.subarray(7)])).toBe(1);
+    const be = Buffer.from(le).swap16();
+    expect(await count([be.subarray(0, 3), be.subarray(3)])).toBe(1);
+  });
+
   it('stops with report_too_large past maxBytes', async () => {
     await expect(parseReportBuffer('gitleaks', body, { maxBytes: 10 })).rejects.toMatchObject({ code: 'report_too_large' });
   });

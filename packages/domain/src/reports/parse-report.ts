@@ -1,3 +1,4 @@
+import { TextDecoder } from 'node:util';
 import { makeOccurrenceCounter } from '../findings/fingerprint';
 import { limitFinding } from '../findings/finding-limits';
 import { makeCycloneDxHandler } from './cyclonedx.parser';
@@ -79,18 +80,35 @@ export async function* parseReportStream(
     return { type: 'finding', finding };
   };
 
+  // A UTF-16 body (what Windows PowerShell's ">" writes, with its byte-order mark) is
+  // transcoded to UTF-8 as it streams; anything else goes to the splitter as it is.
+  let decoder: TextDecoder | null | undefined;
+  let head: Buffer | undefined;
+  const write = (buf: Buffer): void => {
+    if (decoder === undefined) {
+      head = head === undefined ? buf : Buffer.concat([head, buf]);
+      if (head.length < 2) return;
+      decoder = utf16Decoder(head);
+      buf = head;
+      head = undefined;
+    }
+    splitter.write(decoder === null ? buf : Buffer.from(decoder.decode(buf, { stream: true }), 'utf8'));
+  };
+
   for await (const chunk of source as AsyncIterable<Buffer | string | Uint8Array>) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     bytes += buf.length;
     if (options.maxBytes !== undefined && bytes > options.maxBytes) {
       throw new ReportParseError('report_too_large', `the report is larger than ${options.maxBytes} bytes`, '', options.maxBytes);
     }
-    splitter.write(buf);
+    write(buf);
     if (out.length > 0) {
       const ready = out.splice(0, out.length);
       for (const item of ready) yield finalize(item);
     }
   }
+  if (head !== undefined) splitter.write(head);
+  if (decoder) splitter.write(Buffer.from(decoder.decode(), 'utf8'));
   splitter.end();
   handler.finish(out);
   for (const item of out.splice(0, out.length)) yield finalize(item);
@@ -101,6 +119,17 @@ export async function parseReportBuffer(format: TReportFormat, body: Buffer | st
   const items: TReportItem[] = [];
   for await (const item of parseReportStream(format, [typeof body === 'string' ? Buffer.from(body, 'utf8') : body], options)) items.push(item);
   return items;
+}
+
+/** A decoder for a body that starts with a UTF-16 byte-order mark, else null. */
+function utf16Decoder(head: Buffer): TextDecoder | null {
+  const encoding = head[0] === 0xff && head[1] === 0xfe ? 'utf-16le' : head[0] === 0xfe && head[1] === 0xff ? 'utf-16be' : undefined;
+  if (encoding === undefined) return null;
+  try {
+    return new TextDecoder(encoding);
+  } catch {
+    return null; // a runtime without that decoder: the body is refused as invalid JSON, as before
+  }
 }
 
 function limitComponent(c: TReportComponent): TReportComponent {

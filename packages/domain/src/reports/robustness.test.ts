@@ -47,6 +47,50 @@ function mutate(text: string, rnd: () => number): string {
   return t;
 }
 
+describe('hand-made malformed reports, every format', () => {
+  const ALL: TReportFormat[] = ['sarif', 'cyclonedx', 'palisade', 'trivy', 'grype', 'gitleaks', 'semgrep', 'npm-audit', 'osv-scanner'];
+  const deep = (n: number): string => '['.repeat(n) + ']'.repeat(n);
+  const BODIES: [string, string | Buffer][] = [
+    ['empty', ''],
+    ['whitespace only', ' \n\t '],
+    ['not JSON', '<?xml version="1.0"?><bom/>'],
+    ['truncated object', '{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"ruleId": "a"'],
+    ['two documents', '{} {}'],
+    ['trailing garbage', '{"results": []} x'],
+    ['a number', '42'],
+    ['a string', '"report"'],
+    ['true', 'true'],
+    ['NDJSON', '{"a":1}\n{"a":2}\n'],
+    ['deep nesting', `{"x": ${deep(20000)}, "results": ${deep(20000)}, "runs": ${deep(20000)}, "matches": ${deep(20000)}}`],
+    ['deep array', deep(20000)],
+    ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])],
+    ['UTF-16 with BOM', Buffer.from('\ufeff{"results": []}', 'utf16le')],
+    ['NUL bytes', '{"results": [\u0000]}'],
+    ['huge number', '{"matches": [], "runs": [], "results": [], "SchemaVersion": 1e999999}'],
+    ['wrong types everywhere', '{"version": 2.1, "runs": "x", "results": {}, "matches": 7, "vulnerabilities": "x", "components": 1, "Results": "x", "advisories": [], "bomFormat": ["CycloneDX"]}'],
+  ];
+
+  it.each(ALL.flatMap((format) => BODIES.map(([label, body]) => [format, label, body] as const)))('%s, %s: a ReportParseError or valid findings, never a crash', async (format, _label, body) => {
+    try {
+      for (const item of await parseReportBuffer(format, body)) {
+        if (item.type === 'finding') expect(ZNormalizedFinding.safeParse(item.finding).success).toBe(true);
+      }
+    } catch (err) {
+      if (!(err instanceof ReportParseError)) throw err;
+      expect(err.toJSON().code).toMatch(/^[a-z_]+$/);
+    }
+  });
+
+  it('answers each kind of breakage with its own code', async () => {
+    const code = async (format: TReportFormat, body: string) => parseReportBuffer(format, body).then(() => 'ok', (e: ReportParseError) => e.code);
+    expect(await code('trivy', '')).toBe('empty_report');
+    expect(await code('grype', '{"matches": [')).toBe('truncated_report');
+    expect(await code('semgrep', '{"results": [}')).toBe('invalid_json');
+    expect(await code('sarif', '{"version": "3.0.0", "runs": []}')).toBe('unsupported_version');
+    expect(await code('osv-scanner', '[]')).toBe('invalid_shape');
+  });
+});
+
 describeCorpus('robustness against malformed reports', () => {
   const cases = Object.entries(FORMATS).flatMap(([dir, format]) => corpusFiles(dir).map((file) => [`${dir}/${file}`, format] as const));
 

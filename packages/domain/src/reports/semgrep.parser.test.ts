@@ -39,6 +39,32 @@ describe('Semgrep parser', () => {
     ]);
   });
 
+  it('reads metadata.cwe as a string, a list or numbers; extra.fix as the remediation; tolerates nulls', async () => {
+    const r = (extra: unknown, over: object = {}) => ({ check_id: 'r', path: 'a.py', start: { line: 1, col: 1 }, end: { line: 1, col: 5 }, extra, ...over });
+    const body = {
+      version: '1.50.0',
+      results: [
+        r({ message: 'm1', severity: 'WARNING', metadata: { cwe: 'CWE-22: Path Traversal', cve: 'CVE-2023-12345' }, fix: 'safe_join(a, b)' }),
+        r({ message: 'm2', severity: 'INFO', metadata: { cwe: ['CWE-79: XSS', 'CWE-80: Basic XSS'] } }),
+        r({ message: 'm3', severity: 'LOW', metadata: { cwe: [89] } }),
+        r(null, { start: null, end: null }),
+        r({ message: 'm5', metadata: null, lines: null, fingerprint: null, severity: null }),
+      ],
+      errors: null,
+      paths: { scanned: ['a.py'] },
+    };
+    const fs = (await parseReportBuffer('semgrep', JSON.stringify(body))).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(fs.map((f) => [f.rule.cwe, f.severity, f.location.start_line])).toEqual([
+      [['CWE-22'], 'medium', 1],
+      [['CWE-79', 'CWE-80'], 'low', 1],
+      [['CWE-89'], 'low', 1],
+      [[], 'medium', undefined],
+      [[], 'medium', 1],
+    ]);
+    expect(fs[0]).toMatchObject({ rule: { cve: ['CVE-2023-12345'] }, title: 'm1', message: 'm1\n\nSuggested fix:\nsafe_join(a, b)', source_tool: { name: 'semgrep', version: '1.50.0' } });
+    expect(fs[3].title).toBe('r');
+  });
+
   it('rejects a report without results', async () => {
     await expect(parseReportBuffer('semgrep', '{"errors": []}')).rejects.toMatchObject({ code: 'invalid_shape', pointer: '/results' });
   });
@@ -57,17 +83,22 @@ describeCorpus('Semgrep corpus (facts from MANIFEST.md)', () => {
       rule: { id: 'java.lang.security.audit.cbc-padding-oracle.cbc-padding-oracle', cwe: ['CWE-696'] },
       location: { path: 'src/main/java/org/owasp/benchmark/testcode/BenchmarkTest02194.java', start_line: 64 },
     });
+    // DefectDojo's mitigation is the rule's autofix.
+    expect(findings[0].message).toContain('Suggested fix:\njavax crypto Cipher.getInstance("AES/GCM/NoPadding");');
   });
 
   it('three findings: [0] medium BenchmarkTest02194.java, [2] low BenchmarkTest01150.java', async () => {
     const { findings } = await parseCorpusFile('semgrep', 'semgrep/dd_semgrep_three-findings_java.json');
     expect(findings).toHaveLength(3);
+    expect(findings.every((f) => f.rule.id === 'java.lang.security.audit.cbc-padding-oracle.cbc-padding-oracle')).toBe(true);
     expect(findings[0]).toMatchObject({ severity: 'medium', location: { path: expect.stringContaining('BenchmarkTest02194.java') } });
     expect(findings[2]).toMatchObject({ severity: 'low', location: { path: expect.stringContaining('BenchmarkTest01150.java') } });
   });
 
   it('repeated finding: two identical results at BenchmarkTest01150.java:66 are one finding', async () => {
     const { findings } = await parseCorpusFile('semgrep', 'semgrep/dd_semgrep_repeated-finding.json');
+    expect(findings).toHaveLength(2); // nb_occurences 2
+    expect(findings[0].location.path).toMatch(/BenchmarkTest01150\.java$/);
     expect(findings.every((f) => f.location.start_line === 66 && f.severity === 'medium')).toBe(true);
     expect(new Set(findings.map(fp)).size).toBe(1);
   });

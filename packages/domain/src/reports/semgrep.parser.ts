@@ -4,7 +4,7 @@ import type { TPathSegment, TSplitEvent, TValueKind } from './json-splitter';
 import { defined } from './package-vuln';
 import { shapeError } from './report-parse-error';
 import type { TParseReportOptions, TReportHandler, TReportItem } from './report-item';
-import { arr, cvesFromText, cweFromText, firstLine, obj, pos, str, uniq, type TJsonObject } from './report-values';
+import { arr, cvesFromText, cweFromNumber, cweFromText, firstLine, obj, pos, str, uniq, type TJsonObject } from './report-values';
 import { pickToolName } from './tool-name';
 
 /**
@@ -60,8 +60,11 @@ export function makeSemgrepHandler(options: TParseReportOptions): TReportHandler
     const flow = dataflow(extra.dataflow_trace, path);
     if (flow !== undefined) evidence.push(flow);
     const message = str(extra.message);
+    const fix = str(extra.fix);
     const fingerprint = str(extra.fingerprint);
+    // metadata.cwe: "CWE-89: ..." or a list of those (registry rules), or bare numbers.
     const cweValues = Array.isArray(meta.cwe) ? meta.cwe : [meta.cwe];
+    const cves = Array.isArray(meta.cve) ? meta.cve : [meta.cve];
     out.push({
       type: 'finding',
       finding: defined({
@@ -70,12 +73,13 @@ export function makeSemgrepHandler(options: TParseReportOptions): TReportHandler
         rule: defined({
           id: ruleId,
           name: str(meta.shortDescription) ?? ruleId.split('.').pop(),
-          cwe: uniq(cweValues.map(cweFromText)),
-          cve: cvesFromText(meta['sca-vuln-database-identifier'], ...arr(meta.cve)),
+          cwe: uniq(cweValues.map((c) => (typeof c === 'number' ? cweFromNumber(c) : cweFromText(c)))),
+          cve: cvesFromText(meta['sca-vuln-database-identifier'], ...cves),
         }),
         severity: toolSeverity.semgrep(extra.severity),
         title: firstLine(message) ?? ruleId,
-        message,
+        // The rule's autofix is the remediation Semgrep proposes.
+        message: [message, fix === undefined ? undefined : `Suggested fix:\n${fix}`].filter((x) => x !== undefined).join('\n\n') || undefined,
         location: defined({ path, ...region }),
         evidence,
         fingerprint_hint: fingerprint === undefined || fingerprint === PLACEHOLDER ? undefined : `semgrep:${fingerprint}`,

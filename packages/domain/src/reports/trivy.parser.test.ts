@@ -39,6 +39,51 @@ describe('Trivy parser', () => {
     expect(fs[1]).toMatchObject({ rule: { id: 'KSV001' }, location: { path: 'k8s.yaml', start_line: 3, end_line: 4 } });
   });
 
+  it('tolerates what other Trivy versions write: no Results (a clean scan), null arrays and items, numbers as strings, lower-case severities', async () => {
+    const parse = async (report: unknown) => (await parseReportBuffer('trivy', JSON.stringify(report))).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(await parse({ SchemaVersion: 2, ArtifactName: 'alpine:3.19', ArtifactType: 'container_image' })).toEqual([]);
+    expect(await parse({ SchemaVersion: 2, Results: null })).toEqual([]);
+    expect(await parse(null)).toEqual([]);
+    const fs = await parse({
+      SchemaVersion: 2,
+      Results: [
+        { Target: 'img (alpine 3.19)', Class: 'os-pkgs', Type: 'alpine', Vulnerabilities: null, Packages: null },
+        { Target: 'a.yaml', Class: 'config', Misconfigurations: [null, { ID: 'KSV001', Severity: 'medium', Status: 'FAIL', CauseMetadata: { StartLine: '3', EndLine: '5', Code: null } }] },
+        {
+          Target: 'go.mod',
+          Class: 'lang-pkgs',
+          Type: 'gomod',
+          Vulnerabilities: [
+            { VulnerabilityID: 'GHSA-xxxx-yyyy-zzzz', VendorIDs: ['CVE-2024-9999', 'GO-2024-1'], PkgName: 'x/net', InstalledVersion: 'v0.1.0', Severity: 'high', CweIDs: null, Layer: null, Status: 'not_affected' },
+            { VulnerabilityID: 'CVE-2024-10000', PkgName: 'x/text', InstalledVersion: 'v0.3.0', CVSS: { nvd: { V3Score: '9.8' } } },
+          ],
+        },
+        { Target: 'k', Class: 'secret', Secrets: [{ RuleID: 'aws', StartLine: 2, Match: 'key=****', Severity: null }] },
+      ],
+    });
+    expect(fs.map((f) => [f.rule.id, f.severity, f.location.path, f.location.start_line])).toEqual([
+      ['KSV001', 'medium', 'a.yaml', 3],
+      ['GHSA-xxxx-yyyy-zzzz', 'high', 'go.mod', undefined],
+      ['CVE-2024-10000', 'info', 'go.mod', undefined],
+      ['aws', 'high', 'k', 2],
+    ]);
+    expect(fs[1].rule).toMatchObject({ cve: ['CVE-2024-9999'], aliases: ['GO-2024-1'] });
+    expect(fs[1].suppression).toEqual({ kind: 'tool', status: 'not_affected' });
+  });
+
+  it('reads the older Kubernetes report, whose Vulnerabilities / Misconfigurations are lists of resources', async () => {
+    const report = {
+      ClusterName: 'c',
+      Vulnerabilities: [{ Namespace: 'ns', Kind: 'Deployment', Name: 'web', Results: [{ Target: 'nginx:1 (debian 12)', Class: 'os-pkgs', Type: 'debian', Vulnerabilities: [{ VulnerabilityID: 'CVE-1', PkgName: 'libc6', InstalledVersion: '2.36', Severity: 'LOW' }] }] }],
+      Misconfigurations: [{ Namespace: 'ns', Kind: 'Deployment', Name: 'web', Results: null }, { Kind: 'Node', Name: 'n1', Results: [{ Target: 'node', Misconfigurations: [{ ID: 'KCV0001', Severity: 'HIGH', Status: 'FAIL' }] }] }],
+    };
+    const fs = (await parseReportBuffer('trivy', JSON.stringify(report))).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(fs.map((f) => [f.rule.id, f.location.logical])).toEqual([
+      ['CVE-1', 'ns/Deployment/web'],
+      ['KCV0001', 'Node/n1'],
+    ]);
+  });
+
   it('rejects a report that is not Trivy JSON', async () => {
     await expect(parseReportBuffer('trivy', '"x"')).rejects.toMatchObject({ code: 'invalid_shape' });
     await expect(parseReportBuffer('trivy', '{"Results": {}}')).rejects.toMatchObject({ pointer: '/Results' });
@@ -59,10 +104,22 @@ describeCorpus('Trivy corpus (facts from MANIFEST.md)', () => {
   it('schema 2 alpine: 5 findings; [0] medium CVE-2020-15999 freetype, [1] high CVE-2020-28196 krb5-libs, with CWEs and fixes', async () => {
     const { findings } = await parseCorpusFile('trivy', 'trivy/dd_trivy_schema2_alpine.json');
     expect(findings).toHaveLength(5);
-    expect(findings[0]).toMatchObject({ severity: 'medium', title: 'CVE-2020-15999 in freetype@2.9.1-r2', rule: { cwe: ['CWE-787'] } });
+    expect(findings[0]).toMatchObject({
+      severity: 'medium',
+      title: 'CVE-2020-15999 in freetype@2.9.1-r2',
+      rule: { id: 'CVE-2020-15999', cwe: ['CWE-787'] },
+      location: { path: 'app/libs/freetype-2.9.1-r2', package: { name: 'freetype', version: '2.9.1-r2' } },
+    });
     expect(findings[0].evidence[0]).toMatchObject({ kind: 'dependency_path', fixed_versions: ['2.9.1-r3'] });
-    expect(findings[1]).toMatchObject({ severity: 'high', rule: { id: 'CVE-2020-28196', cwe: ['CWE-674'] }, location: { package: { name: 'krb5-libs', version: '1.15.5-r0' } } });
+    expect(findings[1]).toMatchObject({
+      severity: 'high',
+      title: 'CVE-2020-28196 in krb5-libs@1.15.5-r0',
+      rule: { id: 'CVE-2020-28196', cwe: ['CWE-674'] },
+      location: { package: { name: 'krb5-libs', version: '1.15.5-r0' } },
+    });
+    // fix_available: a fixed version is given.
     expect(findings[1].evidence[0]).toMatchObject({ fixed_versions: ['1.15.5-r1'] });
+    // The CVSS vector DefectDojo asserts (CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:N/I:N/A:H) has no field in the finding model yet.
   });
 
   it('k8s cluster report: 20 findings; [0] CVE-2020-27350 apt medium in default/Deployment/redis-follower; a KSV001 misconfiguration', async () => {
@@ -73,8 +130,11 @@ describeCorpus('Trivy corpus (facts from MANIFEST.md)', () => {
       rule: { id: 'CVE-2020-27350' },
       location: { package: { name: 'apt', version: '1.8.2.1' }, logical: 'default/Deployment/redis-follower' },
     });
+    expect(findings[0].title).toBe('CVE-2020-27350 in apt@1.8.2.1');
     expect(findings[0].evidence[0]).toMatchObject({ fixed_versions: ['1.8.2.2'] });
-    expect(findings.find((f) => f.rule.id === 'KSV001')).toMatchObject({ severity: 'medium' });
+    // DefectDojo's file_path is the scanned image, which the finding names as the layer's artifact.
+    expect(findings[0].evidence).toContainEqual(expect.objectContaining({ kind: 'artifact_hash', artifact: 'gcr.io/google_samples/gb-redis-follower:v2 (debian 10.4)' }));
+    expect(findings.find((f) => f.rule.id === 'KSV001')).toMatchObject({ severity: 'medium', title: 'Process can elevate its own privileges', location: { logical: 'default/Deployment/redis-follower' } });
   });
 
   it('k8s resources report: 37 findings; [0] low KSV116 "Runs with a root primary or supplementary GID"', async () => {
@@ -89,7 +149,7 @@ describeCorpus('Trivy corpus (facts from MANIFEST.md)', () => {
     expect(findings[0]).toMatchObject({ severity: 'high', title: 'License GPL-2.0 (restricted) in alpine-baselayout' });
   });
 
-  it('CVSS severity source: [0] medium, [1] high (Trivy\'s own severity)', async () => {
+  it('CVSS severity source: 2 findings, [0] medium, [1] high (Trivy\'s own severity; the scores 6.5 / 7.5 and vectors have no field yet)', async () => {
     const { findings } = await parseCorpusFile('trivy', 'trivy/dd_trivy_cvss-severity-source_from-sbom.json');
     expect(findings.map((f) => f.severity)).toEqual(['medium', 'high']);
   });

@@ -175,8 +175,10 @@ function vulnerability(ctx: TResultCtx, v: TJsonObject): TPartial {
   if (digest !== undefined) evidence.push(digest);
   const title = str(v.Title);
   const description = str(v.Description);
+  const cve = cvesFromText(id, ...arr(v.VendorIDs));
+  const aliases = uniq(arr(v.VendorIDs).map(str)).filter((x) => x !== id && !cve.includes(x));
   return defined({
-    rule: defined({ id, name: title, cwe: uniq(arr(v.CweIDs).map(cweFromText)), cve: cvesFromText(id, ...arr(v.VendorIDs)) }),
+    rule: defined({ id, name: title, cwe: uniq(arr(v.CweIDs).map(cweFromText)), cve, aliases: aliases.length === 0 ? undefined : aliases }),
     severity: toolSeverity.trivy(v.Severity),
     title: packageVulnTitle(id, pkg),
     message: [title, description].filter((x) => x !== undefined).join('\n\n') || undefined,
