@@ -28,6 +28,16 @@ describe('Kubernetes checks on real manifests', () => {
     expect(rules).toEqual(['iac.k8s.missing-resource-limits', 'iac.k8s.image-tag-latest']);
   });
 
+  it("fails kube-score's 'Container Image Tag' check: foo/bar:latest is flagged at the image line", () => {
+    const results = scanFixture('kube-score_pod_image-tag-latest.yaml');
+    const image = results.filter((r) => r.rule_id === 'iac.k8s.image-tag-latest');
+    expect(image).toHaveLength(1);
+    expect(image[0].location).toEqual({ path: 'kube-score_pod_image-tag-latest.yaml', start_line: 8 });
+    expect(evidenceOf(image[0])).toMatchObject({ path: 'spec.containers[0].image', actual: 'foo/bar:latest', line: 8 });
+    // kube-score grades the check CRITICAL, its only failing grade; as a severity we keep medium, as Trivy's KSV013 (same check) does.
+    expect(image[0].severity).toBe('medium');
+  });
+
   it('reads every document of a multi-document file and ignores non-workload kinds', () => {
     const results = scanFixture('kube-score_pod-and-service_probes-missing.yaml');
     expect(results.every((r) => evidenceOf(r).path.startsWith('spec.containers[0]'))).toBe(true);
