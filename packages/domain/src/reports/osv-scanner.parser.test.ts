@@ -61,6 +61,7 @@ describeCorpus('OSV-Scanner corpus (facts from MANIFEST.md)', () => {
     const { findings } = await parseCorpusFile('osv-scanner', file);
     // We differ on purpose: records osv-scanner groups as aliases (a GHSA and its PYSEC twin) are one vulnerability, so one finding to fix or dismiss.
     expect(findings).toHaveLength(37);
+    expect((await parseCorpusFile('osv-scanner', file)).components).toHaveLength(11);
     const ids = rawIds(file);
     expect(ids).toHaveLength(66);
     const covered = new Set(findings.flatMap(idsOf));
@@ -102,13 +103,20 @@ describeCorpus('OSV-Scanner corpus (facts from MANIFEST.md)', () => {
   });
 
   it('extractor fixture: crossbeam-utils 0.6.6, memoffset 0.5.6, smallvec 1.6.0 from /path/to/Cargo.lock', async () => {
-    const { findings } = await parseCorpusFile('osv-scanner', 'osv-scanner/osv-scanner_extractor_3-crates.json');
+    const { findings, components } = await parseCorpusFile('osv-scanner', 'osv-scanner/osv-scanner_extractor_3-crates.json');
+    expect(components).toEqual([
+      { name: 'crossbeam-utils', version: '0.6.6', type: 'crates.io', licenses: [] },
+      { name: 'memoffset', version: '0.5.6', type: 'crates.io', licenses: [] },
+      { name: 'smallvec', version: '1.6.0', type: 'crates.io', licenses: [] },
+    ]);
     expect(findings.map((f) => `${f.location.package?.name}@${f.location.package?.version}`)).toEqual(['crossbeam-utils@0.6.6', 'memoffset@0.5.6', 'smallvec@1.6.0']);
     expect(findings.every((f) => f.location.path === '/path/to/Cargo.lock' && f.location.package?.ecosystem === 'crates.io')).toBe(true);
   });
 
-  it('a commit-only package without vulnerabilities gives nothing; the Debian/Go/Rust fixture gives one finding per group', async () => {
-    expect((await parseCorpusFile('osv-scanner', 'osv-scanner/osv-scanner_extractor_commit-only.json')).findings).toHaveLength(0);
+  it('a commit-only package: one component named by its commit, no findings; the Debian/Go/Rust fixture gives one finding per group', async () => {
+    const commitOnly = await parseCorpusFile('osv-scanner', 'osv-scanner/osv-scanner_extractor_commit-only.json');
+    expect(commitOnly.findings).toHaveLength(0);
+    expect(commitOnly.components).toEqual([{ name: 'commit:9a6bd55c9d0722cb101fe85a3b22d89e4ff4fe52', licenses: [] }]);
     expect((await parseCorpusFile('osv-scanner', 'osv-scanner/osv-scanner_filter-input_debian-go-rust.json')).findings).toHaveLength(11);
   });
 });

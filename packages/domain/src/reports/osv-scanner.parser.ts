@@ -14,7 +14,8 @@ import { pickToolName } from './tool-name';
  * finding per group, named by its CVE where it has one: a group gathers the records that are aliases of one vulnerability (a GHSA
  * and a PYSEC entry for the same issue), so one fix closes one finding. Without groups (older
  * releases), one finding per record. Malicious-package records (MAL-*) are critical: the
- * advisory's own advice is to treat the machine as compromised.
+ * advisory's own advice is to treat the machine as compromised. Each package is also yielded as
+ * a component (a commit-only package is named "commit:<sha>").
  */
 export function makeOsvScannerHandler(options: TParseReportOptions): TReportHandler {
   const tool = pickToolName(options.tool, 'osv-scanner', 'osv-scanner');
@@ -49,6 +50,8 @@ export function makeOsvScannerHandler(options: TParseReportOptions): TReportHand
     const name = str(p.name) ?? (str(p.commit) === undefined ? undefined : `commit:${str(p.commit)}`);
     if (name === undefined) return;
     const pkg: TFindingPackage = defined({ name, version: str(p.version), purl: str(p.purl), ecosystem: str(p.ecosystem)?.toLowerCase() });
+    // Every listed package is also an SBOM entry (osv-scanner lists only packages with findings).
+    out.push({ type: 'component', component: defined({ name, version: pkg.version, purl: pkg.purl, type: str(p.ecosystem), licenses: [] }) });
     const records = arr(entry.vulnerabilities).map(obj).filter((v): v is TJsonObject => v !== undefined);
     const byId = new Map(records.map((r) => [str(r.id) ?? '', r]));
     const groups = arr(entry.groups).map(obj).filter((g): g is TJsonObject => g !== undefined);

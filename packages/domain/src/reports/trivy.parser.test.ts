@@ -146,7 +146,8 @@ describeCorpus('Trivy corpus (facts from MANIFEST.md)', () => {
   it('license scan: 19 findings; [0] high GPL-2.0 (restricted) in alpine-baselayout', async () => {
     const { findings } = await parseCorpusFile('trivy', 'trivy/dd_trivy_licenses.json');
     expect(findings).toHaveLength(19);
-    expect(findings[0]).toMatchObject({ severity: 'high', title: 'License GPL-2.0 (restricted) in alpine-baselayout' });
+    expect(findings[0]).toMatchObject({ severity: 'high', title: 'License GPL-2.0 (restricted) in alpine-baselayout', location: { package: { name: 'alpine-baselayout' } } });
+    expect(findings[0].location.path).toBeUndefined(); // DefectDojo's file_path ''
   });
 
   it('CVSS severity source: 2 findings, [0] medium, [1] high (Trivy\'s own severity; the scores 6.5 / 7.5 and vectors have no field yet)', async () => {
