@@ -117,6 +117,8 @@ describe('CycloneDX parser', () => {
   it('rejects what is not CycloneDX JSON', async () => {
     await expect(parseReportBuffer('cyclonedx', '{"bomFormat":"SPDX"}')).rejects.toMatchObject({ code: 'invalid_shape', pointer: '/bomFormat' });
     await expect(parseReportBuffer('cyclonedx', bom({ specVersion: '2.0' }))).rejects.toMatchObject({ code: 'unsupported_version' });
+    await expect(parseReportBuffer('cyclonedx', bom({ specVersion: 'x' }))).rejects.toMatchObject({ code: 'unsupported_version' });
+    for (const specVersion of [1.4, '1.4.0', ' 1.6 ']) await expect(parseReportBuffer('cyclonedx', bom({ specVersion }))).resolves.toEqual([]);
     await expect(parseReportBuffer('cyclonedx', '{"components":[]}')).rejects.toMatchObject({ code: 'invalid_shape' });
     await expect(parseReportBuffer('cyclonedx', bom({ vulnerabilities: {} }))).rejects.toMatchObject({ pointer: '/vulnerabilities' });
   });

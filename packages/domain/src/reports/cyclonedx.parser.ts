@@ -171,7 +171,9 @@ export function makeCycloneDxHandler(options: TParseReportOptions): TReportHandl
         bomFormat = ev.value;
         if (bomFormat !== 'CycloneDX') throw shapeError(p, '"bomFormat" must be "CycloneDX"');
       } else if (key === 'specVersion') {
-        if (typeof ev.value !== 'string' || !/^1\.\d+$/.test(ev.value)) {
+        // "1.5" per the schema; some generators write 1.5 (a number) or "1.5.0".
+        const spec = typeof ev.value === 'number' ? String(ev.value) : ev.value;
+        if (typeof spec !== 'string' || !/^1\.\d+(?:\.\d+)?$/.test(spec.trim())) {
           throw new ReportParseError('unsupported_version', `CycloneDX specVersion ${JSON.stringify(ev.value)} is not supported; send 1.x JSON`, '/specVersion');
         }
       } else if (key === 'metadata') readMetadata(obj(ev.value));
