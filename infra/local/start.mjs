@@ -3,7 +3,8 @@
 // or stale; uses DATABASE_URL / REDIS_URL when set, else runs PostgreSQL (54329) and Redis
 // (63799) of its own under .data; migrates and seeds; starts the five planes and the worker from
 // source; puts nginx (generated from the route table) in front on PALISADE_PORT (8080).
-// Ctrl-C or SIGTERM stops everything in order (planes, edge, Redis, PostgreSQL) and exits 0.
+// Ctrl-C or SIGTERM stops everything in order (the edge, so no new request reaches a plane that
+// is draining; then the planes and worker; Redis; PostgreSQL) and exits 0.
 // Plain Node with no dependencies until it has installed them.
 import { ensureNodeModules } from './lib/deps.mjs';
 import { MissingPackageError, ensureDebianPackages } from './lib/apt.mjs';
@@ -116,7 +117,7 @@ async function main() {
         command: process.execPath,
         args: tsNodeArgs(entryOf(proc)),
         env: { ...env, PORT: String(proc.port) },
-        tier: 0,
+        tier: 1,
       }),
     }));
     await Promise.all(children.map(({ proc, child }) =>

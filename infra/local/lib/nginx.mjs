@@ -34,7 +34,8 @@ export async function startEdge({ supervisor, binary, listen, upstreams, healthU
     name: 'edge',
     command: binary,
     args: [...args, '-g', 'daemon off;'],
-    tier: 1,
+    // Stopped first: it finishes the requests it has proxied while the planes still serve them.
+    tier: 0,
     // SIGQUIT: graceful (finish open requests), bounded by graceMs.
     stopSignal: 'SIGQUIT',
     graceMs: 10_000,

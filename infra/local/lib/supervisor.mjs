@@ -75,7 +75,7 @@ export class Supervisor {
   /**
    * @param {object} o
    * @param {string} o.name        console prefix and log file name
-   * @param {number} o.tier        stop order: lower tiers stop first (planes 0, edge 1, redis 2, postgres 3)
+   * @param {number} o.tier        stop order: lower tiers stop first (edge 0, planes and worker 1, redis 2, postgres 3)
    * @param {boolean} [o.echo]     print the output on the console (always kept in .data/logs/<name>.log)
    * @param {NodeJS.Signals} [o.stopSignal]
    */

@@ -10,7 +10,7 @@ import { makeOrgQuota } from '../http/org-quota';
 import type { TAnyBoundRoute } from '../http/route-handler';
 import type { TReadinessCheck } from '../http/health';
 import { createLogger, type Logger } from '../logging/logger';
-import { installShutdown, type TCloseHook } from './shutdown';
+import { closeRedis, installShutdown, type TCloseHook } from './shutdown';
 
 export interface TPlaneRuntime<E extends TBaseEnv = TBaseEnv> {
   env: Readonly<E>;
@@ -96,7 +96,8 @@ export async function startPlane<E extends TBaseEnv>(options: {
     async close() {
       for (const hook of wiring.closeHooks ?? []) await hook();
       await db.close();
-      redis.disconnect();
+      const how = await closeRedis(redis);
+      if (how === 'disconnected') logger.warn('redis did not answer QUIT in time; connection dropped');
     },
   };
 }
@@ -122,18 +123,39 @@ export async function runPlane<S extends z.ZodType<TBaseEnv>>(options: {
   }
   const logger = createLogger({ service: `palisade-${options.plane}`, plane: options.plane, level: env.LOG_LEVEL });
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
-  const started = await startPlane({ plane: options.plane, env, logger, build: options.build });
-  const server: Server = started.app.listen(env.PORT, env.HOST, () => {
-    logger.info({ port: env.PORT, host: env.HOST }, `${options.plane} plane listening`);
-  });
+  let started: TStartedPlane | undefined;
+  let server: Server;
+  try {
+    started = await startPlane({ plane: options.plane, env, logger, build: options.build });
+    server = await listen(started, env);
+  } catch (error) {
+    // A plane that cannot boot (database unreachable, port taken, a route without a handler)
+    // must end non-zero, so the supervisor or orchestrator sees the failure and restarts it.
+    logger.fatal({ err: error }, `${options.plane} plane failed to start`);
+    if (started) {
+      const closing = started.close().catch(() => undefined);
+      await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_TIMEOUT_MS).unref())]);
+    }
+    process.exit(1);
+  }
+  logger.info({ port: env.PORT, host: env.HOST }, `${options.plane} plane listening`);
   // Longer than the edge's keepalive_timeout, so nginx never reuses a socket we are closing.
   server.keepAliveTimeout = 75_000;
   server.headersTimeout = 76_000;
+  const plane = started;
   installShutdown({
     logger,
     server,
-    beforeDrain: () => started.readiness.setAccepting(false),
-    hooks: [() => started.close()],
+    beforeDrain: () => plane.readiness.setAccepting(false),
+    hooks: [() => plane.close()],
     timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  });
+}
+
+function listen(started: TStartedPlane, env: Readonly<TBaseEnv>): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = started.app.listen(env.PORT, env.HOST);
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
   });
 }
