@@ -1,10 +1,10 @@
-import type { TJobHandlers } from '@palisade/queue';
+import type { TJobGiveUps, TJobHandlers } from '@palisade/queue';
 import { makeOutboxDispatchJob, makeOutboxSweepJob } from './jobs/outbox-dispatch.job';
 import { makeScanDeadlineJob } from './jobs/scan-deadline.job';
 import { makeScanFanoutJob } from './jobs/scan-fanout.job';
 import type { TOutboxJobDeps, TScanToolJobDeps } from './jobs/scan-job-deps';
 import { makeScanPlanJob } from './jobs/scan-plan.job';
-import { makeScanToolJob } from './jobs/scan-tool.job';
+import { makeScanToolGiveUp, makeScanToolJob } from './jobs/scan-tool.job';
 
 export type TWorkerDeps = TScanToolJobDeps & TOutboxJobDeps;
 
@@ -21,5 +21,13 @@ export function makeJobHandlers(deps: TWorkerDeps): TJobHandlers {
     'scan-deadline': makeScanDeadlineJob(deps),
     'outbox-dispatch': makeOutboxDispatchJob(deps),
     'outbox-sweep': makeOutboxSweepJob(deps),
+  };
+}
+
+/** What each queue leaves settled when one of its jobs will not run again (see TJobGiveUp). */
+export function makeJobGiveUps(deps: TWorkerDeps): TJobGiveUps {
+  return {
+    // A tool whose job died with its workers ends failed now, not `running` until the scan deadline.
+    'scan-tool': makeScanToolGiveUp(deps),
   };
 }

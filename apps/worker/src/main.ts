@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { createDb } from '@palisade/db';
 import { scheduleOutboxSweep } from './jobs/outbox-sweep.schedule';
 import { ZWorkerEnv } from './env';
-import { makeJobHandlers } from './handlers';
+import { makeJobGiveUps, makeJobHandlers, type TWorkerDeps } from './handlers';
 
 async function main(): Promise<void> {
   const env = loadConfig(ZWorkerEnv);
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
   const db = createDb({ url: env.DATABASE_URL, applicationName: 'palisade-worker' });
   const queue = makeQueueProducer({ connection: redis, prefix: env.REDIS_PREFIX });
-  const handlers = makeJobHandlers({
+  const deps: TWorkerDeps = {
     db,
     redis,
     redisPrefix: env.REDIS_PREFIX,
@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     callbackBaseUrl: env.CALLBACK_BASE_URL ?? env.PUBLIC_BASE_URL,
     workDir: env.WORKER_WORK_DIR ?? tmpdir(),
     advisoryDir: env.PALISADE_ADVISORY_DIR,
-  });
+  };
+  const handlers = makeJobHandlers(deps);
   const available = Object.keys(handlers) as TQueueName[];
   const wanted = env.WORKER_QUEUES === 'all' ? available : env.WORKER_QUEUES.split(',').map((name) => name.trim());
   const unknown = wanted.filter((name) => !isQueueName(name) || !available.includes(name as TQueueName));
@@ -32,7 +33,15 @@ async function main(): Promise<void> {
     logger.fatal({ unknown, available }, 'WORKER_QUEUES names queues this worker does not consume');
     process.exit(2);
   }
-  const workers = startWorkers({ connection: redis, prefix: env.REDIS_PREFIX, queues: wanted as TQueueName[], handlers, log: logger });
+  const workers = startWorkers({
+    connection: redis,
+    prefix: env.REDIS_PREFIX,
+    queues: wanted as TQueueName[],
+    handlers,
+    giveUps: makeJobGiveUps(deps),
+    log: logger,
+    locks: { lockDurationMs: env.WORKER_LOCK_DURATION_MS, stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS },
+  });
   const closeSweep = wanted.includes('outbox-sweep') ? await scheduleOutboxSweep({ connection: redis, prefix: env.REDIS_PREFIX }) : async () => undefined;
 
   const app = express();

@@ -7,6 +7,26 @@ import type { Job } from 'bullmq';
 import { withCheckout } from './checkout-dir';
 import { dispatchOutbox, type TScanToolJobDeps } from './scan-job-deps';
 
+/** Ends a tool that has not ended yet; one that already has (deadline, ingest, another run) is left as it is. */
+async function endTool(
+  deps: Pick<TScanToolJobDeps, 'db' | 'queue' | 'log'>,
+  orgId: string,
+  scanId: string,
+  tool: string,
+  to: 'failed' | 'skipped',
+  error: TToolError,
+): Promise<boolean> {
+  try {
+    const result = await deps.db.primary.$transaction((tx: Prisma.TransactionClient) => transitionTool(tx, orgId, scanId, tool, to, { error }));
+    await dispatchOutbox(deps, result.outboxIds);
+    return true;
+  } catch (err) {
+    // The deadline (or an ingest) got there first: the tool already has its outcome.
+    if ((err as { code?: string }).code !== 'invalid_state_transition') throw err;
+    return false;
+  }
+}
+
 const PERMANENT_CHECKOUT_ERRORS = new Set(['invalid_url', 'invalid_ref', 'ref_not_found']);
 
 /** A refusal from the callback plane that a retry cannot change. */
@@ -27,16 +47,7 @@ class ReportRejected extends Error {
 export function makeScanToolJob(deps: TScanToolJobDeps) {
   const prisma = deps.db.primary;
   const post = deps.fetch ?? fetch;
-
-  async function finish(orgId: string, scanId: string, tool: string, to: 'failed' | 'skipped', error: TToolError): Promise<void> {
-    try {
-      const result = await prisma.$transaction((tx: Prisma.TransactionClient) => transitionTool(tx, orgId, scanId, tool, to, { error }));
-      await dispatchOutbox(deps, result.outboxIds);
-    } catch (err) {
-      // The deadline (or an ingest) got there first: the tool already has its outcome.
-      if ((err as { code?: string }).code !== 'invalid_state_transition') throw err;
-    }
-  }
+  const finish = (orgId: string, scanId: string, tool: string, to: 'failed' | 'skipped', error: TToolError) => endTool(deps, orgId, scanId, tool, to, error);
 
   return async (payload: TQueuePayload<'scan-tool'>, job?: Pick<Job, 'attemptsMade' | 'opts'>): Promise<unknown> => {
     const { org_id: orgId, scan_id: scanId, tool } = payload;
@@ -92,5 +103,26 @@ export function makeScanToolJob(deps: TScanToolJobDeps) {
       deps.log.warn({ scanId, tool, err: message }, 'built-in tool failed');
       return { failed: code };
     }
+  };
+}
+
+/**
+ * A scan-tool job that will not run again without having ended its tool: the workers running it
+ * died more often than BullMQ tolerates (it fails such a job without calling the handler), or its
+ * last attempt could not record the failure. The tool ends failed now, with the reason, instead of
+ * staying `running` until the scan deadline; a report that landed meanwhile stands.
+ */
+export function makeScanToolGiveUp(deps: Pick<TScanToolJobDeps, 'db' | 'queue' | 'log'>) {
+  return async (payload: TQueuePayload<'scan-tool'>, error: Error): Promise<void> => {
+    const { org_id: orgId, scan_id: scanId, tool } = payload;
+    const scan = await makeScanRepo(deps.db.primary).byId(orgId, scanId);
+    const row = scan?.tools.find((entry) => entry.tool === tool);
+    if (!scan || !row || isTerminalScan(scan.status) || isTerminalTool(row.status)) return;
+    const stalled = /stalled/i.test(error.message);
+    const ended = await endTool(deps, orgId, scanId, tool, 'failed', {
+      error_code: stalled ? 'worker_lost' : 'tool_failed',
+      message: (stalled ? `The worker running the tool stopped and the job was given up: ${error.message}` : error.message).slice(0, 4096),
+    });
+    if (ended) deps.log.warn({ scanId, tool, err: error.message }, 'scan-tool job given up; tool failed');
   };
 }
