@@ -43,3 +43,12 @@ describe('TRUST_PROXY', () => {
     }
   });
 });
+
+describe('OPENAPI_ENABLED', () => {
+  it('is off unless set to true', () => {
+    expect(loadConfig(ZBaseEnv, BASE).OPENAPI_ENABLED).toBe(false);
+    expect(loadConfig(ZBaseEnv, { ...BASE, OPENAPI_ENABLED: 'false' }).OPENAPI_ENABLED).toBe(false);
+    expect(loadConfig(ZBaseEnv, { ...BASE, OPENAPI_ENABLED: 'true' }).OPENAPI_ENABLED).toBe(true);
+    expect(() => loadConfig(ZBaseEnv, { ...BASE, OPENAPI_ENABLED: 'on' })).toThrow(ConfigError);
+  });
+});
