@@ -237,6 +237,9 @@ describe('scanner callback ingest (read and callback planes in process)', () => 
       { path: 'kept.js', status: 'open', seen: newer.scanId },
       { path: 'new.js', status: 'open', seen: newer.scanId },
     ]);
+    // Its tool still counts both findings it reported, kept.js included.
+    const counted = await h.planes.db.pool.query('SELECT findings_count FROM scan_tools WHERE org_id = $1 AND scan_id = $2', [h.orgId, older.scanId]);
+    expect(counted.rows).toEqual([{ findings_count: 2 }]);
   });
 });
 

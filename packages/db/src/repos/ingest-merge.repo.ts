@@ -138,7 +138,9 @@ history AS (
 created_events AS (${EVENTS_SQL("(SELECT * FROM moved WHERE from_status IS NULL)", 'findings.created')}),
 changed_events AS (${EVENTS_SQL("(SELECT * FROM moved WHERE from_status IS NOT NULL)", 'findings.status_changed')})
 SELECT (SELECT count(*) FROM ${STAGING_TABLE})::int AS staged,
-       count(*) FILTER (WHERE NOT in_this_report)::int AS distinct,
+       -- Every distinct finding of this batch that an earlier batch did not already bring, also
+       -- those a newer scan has seen since (a late report still saw them: they count as its own).
+       ((SELECT count(*) FROM src) - (SELECT count(*) FROM prev WHERE in_this_report))::int AS distinct,
        count(*) FILTER (WHERE from_status IS NULL)::int AS new,
        count(*) FILTER (WHERE from_status IS NOT NULL AND NOT in_this_report)::int AS seen_again,
        count(*) FILTER (WHERE suppression IS NOT NULL AND NOT in_this_report)::int AS suppressed,
