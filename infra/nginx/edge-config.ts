@@ -42,7 +42,14 @@ export const TARGETS = {
 export type TTargetName = keyof typeof TARGETS;
 
 // What the edge itself refuses, with the spec's error body (correlation_id = the request id).
-const EDGE_ERRORS: ReadonlyArray<{ status: number; code: TErrorCode; message: string }> = [
+// `early`: nginx refuses these while still reading the request line or headers, when the request
+// has no URI yet; a redirect to a named location then fails (nginx answers 500, "empty URI in
+// redirect to named location"), so they go to an internal URI instead. `answer` is the status
+// sent when nginx's own code is not HTTP's (494: a header too large).
+const EDGE_ERRORS: ReadonlyArray<{ status: number; answer?: number; early?: true; code: TErrorCode; message: string }> = [
+  { status: 400, early: true, code: 'bad_request', message: 'The edge could not read this request: it is not well-formed HTTP (or a percent-escape in its path is).' },
+  { status: 414, early: true, code: 'uri_too_long', message: 'The request line is longer than the edge accepts (8 KiB).' },
+  { status: 494, early: true, answer: 431, code: 'request_header_too_large', message: 'A request header (or the cookies) is larger than the edge accepts (8 KiB).' },
   { status: 404, code: 'route_not_found', message: 'No route here: the API is served under /api/v2/.' },
   { status: 405, code: 'method_not_allowed', message: 'The API does not serve this HTTP method.' },
   { status: 413, code: 'payload_too_large', message: 'The request body is over the limit of this route (1 MiB; 64 MiB for scanner callbacks and webhooks).' },
@@ -52,6 +59,8 @@ const EDGE_ERRORS: ReadonlyArray<{ status: number; code: TErrorCode; message: st
 ];
 
 const REQUEST_ID_VAR = '$palisade_request_id';
+/** Internal URIs of the early refusals: outside /api/v2, and `internal`, so no client reaches them. */
+const EARLY_ERROR_PREFIX = '/_palisade/errors/';
 
 /** nginx single-quoted string holding the JSON body; the request id is interpolated by nginx. */
 function errorBodyLiteral(code: TErrorCode, message: string): string {
@@ -120,12 +129,31 @@ function zoneLocations(overrides: readonly TOverride[]): string[] {
 export function renderEdgeConfig(routes: readonly TRouteContract[], target: TEdgeTarget): string {
   const overrides = planEdgeRoutes(routes);
   const methodMap = Object.entries(METHOD_PLANES).map(([method, plane]) => `    ${method} ${upstreamName(plane)};`);
-  const errorPages = EDGE_ERRORS.flatMap(({ status, code, message }) => [
-    `error_page ${status} @palisade_${status};`,
-    `location @palisade_${status} {`,
-    `    return ${status} ${errorBodyLiteral(code, message)};`,
+  const errorPages = [
+    ...EDGE_ERRORS.flatMap(({ status, answer, early, code, message }) =>
+      early
+        ? [
+            // Without `=answer` nginx would send its own status (400 for a 494) whatever the page returns.
+            `error_page ${status}${answer ? ` =${answer}` : ''} ${EARLY_ERROR_PREFIX}${status};`,
+            `location = ${EARLY_ERROR_PREFIX}${status} {`,
+            '    internal;',
+            `    return ${answer ?? status} ${errorBodyLiteral(code, message)};`,
+            '}',
+          ]
+        : [
+            `error_page ${status} @palisade_${status};`,
+            `location @palisade_${status} {`,
+            `    return ${answer ?? status} ${errorBodyLiteral(code, message)};`,
+            '}',
+          ],
+    ),
+    // nginx's own crash (never a plane's 500, which passes through): the spec's 500 body.
+    `error_page 500 ${EARLY_ERROR_PREFIX}500;`,
+    `location = ${EARLY_ERROR_PREFIX}500 {`,
+    '    internal;',
+    `    return 500 '{"correlation_id":"${REQUEST_ID_VAR}"}';`,
     '}',
-  ]);
+  ];
   const server = [
     `listen ${target.listen};`,
     'server_name _;',

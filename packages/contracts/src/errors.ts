@@ -33,6 +33,8 @@ export const ERROR_CATALOGUE = {
   validation_failed: { status: 422, category: 'config', retryable: false, hint: 'Correct the named field and send the request again.' },
   bad_request: { status: 400, category: 'config', retryable: false, hint: 'The request could not be read (a malformed path, header, encoding or body); correct it and send it again.' },
   request_header_too_large: { status: 431, category: 'config', retryable: false, hint: 'Send fewer or shorter headers and cookies.' },
+  uri_too_long: { status: 414, category: 'config', retryable: false, hint: 'Shorten the path and query string; send long input in a request body.' },
+  request_timeout: { status: 408, category: 'timeout', retryable: true, hint: 'Send the whole request promptly; retry with backoff.' },
   malformed_json: { status: 400, category: 'config', retryable: false, hint: 'Send a well-formed JSON body with Content-Type: application/json.' },
   unsupported_media_type: { status: 415, category: 'config', retryable: false, hint: 'Send the body with one of the content types this route accepts.' },
   payload_too_large: { status: 413, category: 'config', retryable: false, hint: 'Split the request or send a smaller body.' },

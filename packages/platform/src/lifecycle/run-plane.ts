@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { z } from 'zod';
 import { Redis } from 'ioredis';
 import type { TPlane } from '@palisade/contracts';
@@ -6,6 +6,7 @@ import { createDb, makeRepositories, type Db, type TRepositories } from '@palisa
 import { makeAuthKit, type TAuthKit } from '../auth/auth-kit';
 import { ConfigError, loadConfig, ZBaseEnv, type TBaseEnv } from '../config/env';
 import { createPlaneApp, type TPlaneApp } from '../http/app-factory';
+import { answerClientErrors } from '../http/client-errors';
 import { makeOrgQuota } from '../http/org-quota';
 import type { TAnyBoundRoute } from '../http/route-handler';
 import type { TReadinessCheck } from '../http/health';
@@ -127,7 +128,7 @@ export async function runPlane<S extends z.ZodType<TBaseEnv>>(options: {
   let server: Server;
   try {
     started = await startPlane({ plane: options.plane, env, logger, build: options.build });
-    server = await listen(started, env);
+    server = await listen(started, env, options.plane);
   } catch (error) {
     // A plane that cannot boot (database unreachable, port taken, a route without a handler)
     // must end non-zero, so the supervisor or orchestrator sees the failure and restarts it.
@@ -152,10 +153,17 @@ export async function runPlane<S extends z.ZodType<TBaseEnv>>(options: {
   });
 }
 
-function listen(started: TStartedPlane, env: Readonly<TBaseEnv>): Promise<Server> {
+export const PLANE_MAX_HEADER_BYTES = 48 * 1024;
+
+function listen(started: TStartedPlane, env: Readonly<TBaseEnv>, plane: TPlane): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = started.app.listen(env.PORT, env.HOST);
+    // Above what the edge lets through (4 × 8 KiB of request line and headers), so a request the
+    // edge passes is never refused here for its headers, and every header refusal a client sees
+    // through the edge is the edge's, under its request id.
+    const server = createServer({ maxHeaderSize: PLANE_MAX_HEADER_BYTES }, started.app);
+    answerClientErrors(server, plane);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
+    server.listen(env.PORT, env.HOST);
   });
 }
