@@ -64,9 +64,13 @@ export function makeAccessTokenService({ keys }: { keys: Pick<TSigningKeyService
     verified.set(token, entry);
   }
 
-  async function fromCache(token: string): Promise<TPrincipal | undefined> {
+  /** Synchronous on a miss, so a token seen for the first time costs no extra await. */
+  function fromCache(token: string): Promise<TPrincipal | undefined> | undefined {
     const hit = verified.get(token);
-    if (!hit) return undefined;
+    return hit && stillTrusted(token, hit);
+  }
+
+  async function stillTrusted(token: string, hit: { principal: TPrincipal; kid: string; exp: number }): Promise<TPrincipal | undefined> {
     if (isExpired(hit.exp, Date.now()) || !(await keys.verificationKey(hit.kid))) {
       // Expired or its key is no longer trusted: the full path gives the precise refusal.
       verified.delete(token);
@@ -100,7 +104,8 @@ export function makeAccessTokenService({ keys }: { keys: Pick<TSigningKeyService
     async verify(token) {
       if (typeof token !== 'string') throw refuse('The access token is not a JWT.');
       if (token.length > MAX_TOKEN_LENGTH) throw refuse(`The access token is longer than ${MAX_TOKEN_LENGTH} characters.`);
-      const cached = await fromCache(token);
+      const pending = fromCache(token);
+      const cached = pending && (await pending);
       if (cached) return cached;
       const parsed = parseAccessToken(token);
       const key = await keys.verificationKey(parsed.kid);
