@@ -22,6 +22,13 @@ export async function hasFindingsFor(client: pg.PoolClient, scope: TMergeScope):
   return rows[0].known === true;
 }
 
+/**
+ * Rows per COPY batch. A first report's rows carry every column of `findings`, so its batches
+ * are about twice the size of staged ones; half as many rows keeps the two batches alive at once
+ * (one filling, one in the database) to the same few MiB.
+ */
+export const FIRST_REPORT_BATCH_ROWS = 5_000;
+
 const COLUMNS =
   'id, org_id, fingerprint, severity, status, title, description, tool, rule_id, rule_name, cwe, cve, ' +
   'entity_type, entity_id, entity_name, location, evidence, suppression, ' +

@@ -3,7 +3,7 @@ import type { TEntityType, TScanStatus, TToolStatus } from '@palisade/contracts'
 import { uuidv7 } from '../ids';
 import { transitionTool, type TToolTransitionResult } from './scan-lifecycle.repo';
 import { NO_COUNTS, addCounts, isStaleReport, markAbsentFindingsFixed, mergeStagedFindings, type TMergeCounts, type TMergeScope } from './ingest-merge.repo';
-import { FirstReportWriter, hasFindingsFor } from './ingest-first-report.repo';
+import { FIRST_REPORT_BATCH_ROWS, FirstReportWriter, hasFindingsFor } from './ingest-first-report.repo';
 import { StagingBatcher, copyStagingBatch, createStagingTable, type TStagedFinding } from './ingest-staging.repo';
 
 /**
@@ -124,7 +124,7 @@ export function makeIngestRepo(pool: pg.Pool) {
       let counts = NO_COUNTS;
       const batcher: { write(row: TStagedFinding): Promise<void>; end(): Promise<void>; abandon(): Promise<void> } =
         first !== null
-          ? new StagingBatcher(first.ship, undefined, first)
+          ? new StagingBatcher(first.ship, FIRST_REPORT_BATCH_ROWS, first)
           : new StagingBatcher(async (text) => {
               await copyStagingBatch(client, text);
               counts = addCounts(counts, await mergeStagedFindings(client, scope));
