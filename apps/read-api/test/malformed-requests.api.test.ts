@@ -1,23 +1,11 @@
 import request from 'supertest';
 import type { TPlane } from '@palisade/contracts';
-import { addMember, createOrganization, createUser, startTestPlanes, type TTestPlanes } from '@palisade/testing';
+import { addMember, createOrganization, createUser, expectRefusal, startTestPlanes, type TTestPlanes } from '@palisade/testing';
 import { buildAdminApi } from '../../admin-api/src/app';
 import { buildCallbackApi } from '../../callback-api/src/app';
 import { buildSse } from '../../sse/src/app';
 import { buildWriteApi } from '../../write-api/src/app';
 import { buildReadApi } from '../src/app';
-
-/** The spec's refusal body, exactly: never a 500, never a bare status. */
-function expectRefusal(res: request.Response, status: number, errorCode: string): void {
-  expect({ status: res.status, error_code: res.body.error_code }).toEqual({ status, error_code: errorCode });
-  expect(res.body).toMatchObject({
-    category: expect.stringMatching(/^(network|auth|config|timeout)$/),
-    message: expect.any(String),
-    hint: expect.any(String),
-    correlation_id: res.headers['x-correlation-id'],
-    retryable: false,
-  });
-}
 
 // What an audit of client-reachable crashes found: inputs Express, its router or body-parser
 // refuse before our code runs. Each must be the client's 4xx with the structured body.

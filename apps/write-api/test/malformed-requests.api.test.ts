@@ -1,17 +1,6 @@
 import request from 'supertest';
-import { createUser, startTestPlanes, type TTestPlanes } from '@palisade/testing';
+import { createUser, expectRefusal, startTestPlanes, type TTestPlanes } from '@palisade/testing';
 import { buildWriteApi } from '../src/app';
-
-function expectRefusal(res: request.Response, status: number, errorCode: string): void {
-  expect({ status: res.status, error_code: res.body.error_code }).toEqual({ status, error_code: errorCode });
-  expect(res.body).toMatchObject({
-    category: expect.stringMatching(/^(network|auth|config|timeout)$/),
-    message: expect.any(String),
-    hint: expect.any(String),
-    correlation_id: res.headers['x-correlation-id'],
-    retryable: false,
-  });
-}
 
 describe('session cookies and OAuth form bodies a client shapes itself', () => {
   let planes: TTestPlanes;

@@ -6,3 +6,4 @@ export * from './factories';
 export * from './recording-server';
 export * from './test-planes';
 export * from './stack';
+export * from './expect-refusal';

@@ -4,6 +4,7 @@ import { clipLine, sha256Hex } from '../report';
 import { isBinaryBuffer, isLockFile, walkFiles, type TWalkOptions } from '../walk-files';
 import { redactSpans } from './redact';
 import { SECRET_RULES, type TSecretRule } from './secret-rules';
+import { lineIndexOf, lineStarts } from '../text-lines';
 
 /** A file with more hits than this is a fixture or a dump; the first ones are enough to act on. */
 const MAX_DETECTIONS_PER_FILE = 200;
@@ -36,24 +37,6 @@ function detect(text: string): TDetection[] {
     }
   }
   return found.sort((a, b) => a.start - b.start);
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** Index of the line holding `offset` (0-based), by binary search over line starts. */
-function lineIndexOf(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { lineIndexOf, lineStarts } from '../../text-lines';
 import type { TEcosystem } from '../ecosystems';
 
 /**
@@ -48,18 +49,8 @@ export function asString(value: unknown): string | undefined {
 
 /** Line numbers of character offsets (1-based), by binary search over the line starts. */
 export function lineIndex(text: string): (offset: number) => number {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  const starts = lineStarts(text);
+  return (offset) => lineIndexOf(starts, offset) + 1;
 }
 
 /** Marks the packages whose key is in `direct`; the result says whether anything was known. */
