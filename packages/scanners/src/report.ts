@@ -23,3 +23,8 @@ export function clipLine(line: string, fromIndex: number, toIndex: number, max =
   const end = Math.min(line.length, start + max);
   return `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
 }
+
+/** "1 secret", "2 secrets", "1,234 components": counts in summaries. */
+export function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,7 +1,7 @@
 import { ZPalisadeReport, type TPalisadeReport } from '@palisade/contracts';
-import type { TBuiltinTool } from '@palisade/domain/scans/scan-tools';
+import { RUNNABLE_BUILTIN_TOOLS, isRunnableBuiltinTool, type TRunnableBuiltinTool } from '@palisade/domain/scans/scan-tools';
 import { scanDirectoryForIac } from './iac/iac-scanner';
-import { makeReport } from './report';
+import { makeReport, plural } from './report';
 import { scanDirectoryForSca } from './sca/sca-scanner';
 import { scanDirectoryForSecrets } from './secrets/secrets-scanner';
 
@@ -9,13 +9,10 @@ import { scanDirectoryForSecrets } from './secrets/secrets-scanner';
 // Re-exported from the domain so that the API and the worker can never disagree on the list.
 export { BUILTIN_TOOLS, isBuiltinTool, type TBuiltinTool } from '@palisade/domain/scans/scan-tools';
 
-/** The subset this package can run on a checkout today. */
-export const IMPLEMENTED_BUILTIN_TOOLS = ['secrets', 'sca', 'iac'] as const satisfies readonly TBuiltinTool[];
-export type TImplementedBuiltinTool = (typeof IMPLEMENTED_BUILTIN_TOOLS)[number];
-
-export function isImplementedBuiltinTool(name: string): name is TImplementedBuiltinTool {
-  return (IMPLEMENTED_BUILTIN_TOOLS as readonly string[]).includes(name);
-}
+/** The subset this package runs on a checkout: the domain's list, which plans and skips decide by. */
+export const IMPLEMENTED_BUILTIN_TOOLS = RUNNABLE_BUILTIN_TOOLS;
+export type TImplementedBuiltinTool = TRunnableBuiltinTool;
+export const isImplementedBuiltinTool: (name: string) => name is TImplementedBuiltinTool = isRunnableBuiltinTool;
 
 export type TRunToolOptions = {
   signal?: AbortSignal;
@@ -29,10 +26,6 @@ export type TBuiltinToolRun = {
   /** What the tool did, for the worker's log and job result (e.g. sca: lockfiles read, whether advisories were matched). */
   summary: string;
 };
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 /**
  * Runs a built-in tool over a checked-out directory and returns its report in Palisade's format,

@@ -57,11 +57,12 @@ export function makeScanToolJob(deps: TScanToolJobDeps) {
     const target = scan.target as TTarget;
 
     const skip = builtinToolSkipReason(tool, target.kind, { advisoryDatabase: Boolean(deps.advisoryDir) });
-    if (skip !== null || !isImplementedBuiltinTool(tool) || target.kind !== 'repository') {
-      const error = skip ?? { error_code: 'tool_not_available', message: `The built-in tool "${tool}" is not available in this deployment.` };
-      await finish(orgId, scanId, tool, 'skipped', error);
-      return { skipped: error.error_code };
+    if (skip !== null) {
+      await finish(orgId, scanId, tool, 'skipped', skip);
+      return { skipped: skip.error_code };
     }
+    // No skip reason means a runnable tool on a repository checkout; this only tells the types.
+    if (!isImplementedBuiltinTool(tool) || target.kind !== 'repository') throw new Error(`built-in tool "${tool}" passed the skip check but cannot run`);
 
     const credential = issueCallbackToken();
     const started = await prisma.$transaction(async (tx: Prisma.TransactionClient) => {

@@ -47,7 +47,7 @@ export class FirstReportWriter {
   private staged = 0;
   private suppressed = 0;
   private readonly outboxIds: string[] = [];
-  private readonly scopeColumns: { afterId: string; afterFingerprint: string; afterDescription: string; afterSuppression: string };
+  private readonly scopeColumns: { afterId: string; afterDescription: string; afterSuppression: string };
 
   constructor(
     private readonly client: pg.PoolClient,
@@ -56,7 +56,6 @@ export class FirstReportWriter {
     const at = scope.at.toISOString();
     this.scopeColumns = {
       afterId: `\t${scope.orgId}\t`,
-      afterFingerprint: '\t',
       afterDescription: `\t${copyText(scope.tool)}\t`,
       afterSuppression: `\t${at}\t${at}\t${scope.scanId}\t${scope.scanId}\t${at}\t${at}\n`,
     };

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TPalisadeResult } from '@palisade/contracts';
+import { plural } from '../report';
 import { isBinaryBuffer, walkFiles } from '../walk-files';
 import { makeChainFinder } from './dependency-chains';
 import { matchKey, packageUrl, type TEcosystem } from './ecosystems';
@@ -71,10 +72,6 @@ async function readLockfiles(root: string, signal: AbortSignal | undefined): Pro
     }
   }
   return read;
-}
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { parseToml } from './toml';
-import { asObject, asString, markDirect, type TJson, type TLockedPackage, type TPackageSource, type TParsedLockfile } from './locked-package';
+import { packageTables, parseToml } from './toml';
+import { asString, markDirect, type TJson, type TLockedPackage, type TPackageSource, type TParsedLockfile } from './locked-package';
 
 /**
  * Cargo.lock (versions 1 to 4). `[[package]]` tables without a `source` are the workspace's own
@@ -9,7 +9,7 @@ import { asObject, asString, markDirect, type TJson, type TLockedPackage, type T
  */
 export function parseCargoLock(text: string): TParsedLockfile {
   const doc: TJson = parseToml(text);
-  const tables = (Array.isArray(doc.package) ? doc.package : []).map(asObject).filter((t): t is TJson => t !== undefined);
+  const tables = packageTables(doc);
   const packages: TLockedPackage[] = [];
   const byName = new Map<string, TLockedPackage[]>();
   const members: TJson[] = [];

@@ -1,4 +1,4 @@
-import { parseToml } from './toml';
+import { packageTables, parseToml } from './toml';
 import { matchKey } from '../ecosystems';
 import { asObject, asString, markDirect, type TJson, type TLockedPackage, type TPackageSource, type TParsedLockfile, type TSiblings } from './locked-package';
 
@@ -14,7 +14,7 @@ import { asObject, asString, markDirect, type TJson, type TLockedPackage, type T
  */
 export function parsePythonTomlLock(text: string, siblings: TSiblings): TParsedLockfile {
   const doc: TJson = parseToml(text);
-  const tables = (Array.isArray(doc.package) ? doc.package : []).map(asObject).filter((t): t is TJson => t !== undefined);
+  const tables = packageTables(doc);
   const packages: TLockedPackage[] = [];
   const byName = new Map<string, TLockedPackage[]>();
   const projects: TJson[] = [];

@@ -9,3 +9,9 @@ const toml: typeof SmolToml = require('smol-toml');
 export function parseToml(text: string): Record<string, unknown> {
   return toml.parse(text) as Record<string, unknown>;
 }
+
+/** The `[[package]]` tables of a TOML lockfile (Cargo.lock, poetry.lock, uv.lock, pdm.lock); entries that are not tables are dropped. */
+export function packageTables(doc: Record<string, unknown>): Array<Record<string, unknown>> {
+  const list = Array.isArray(doc.package) ? doc.package : [];
+  return list.filter((t): t is Record<string, unknown> => t !== null && typeof t === 'object' && !Array.isArray(t));
+}
