@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
   const db = createDb({ url: database.url });
-  const stack = await startStack({ databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix, planes: ['callback', 'read'], env: { LOG_LEVEL: 'warn' } });
+  const stack = await startStack({ databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix, planes: ['callback', 'read'], env: { LOG_LEVEL: 'warn' }, runtime: 'compiled' });
   try {
     const callbackPort = Number(new URL(stack.planeUrls.callback!).port);
     const pid = pidListeningOn(callbackPort);

@@ -89,8 +89,8 @@ export class FirstReportWriter {
   };
 
   /** COPYs one batch into `findings` and writes its outbox rows, in the ingest transaction. */
-  readonly ship = async (text: string, events: TCreatedEvent[]): Promise<void> => {
-    if (text !== '') await copyRows(this.client, `COPY findings (${COLUMNS}) FROM STDIN`, text);
+  readonly ship = async (rows: Buffer[], events: TCreatedEvent[]): Promise<void> => {
+    if (rows.length > 0) await copyRows(this.client, `COPY findings (${COLUMNS}) FROM STDIN`, rows);
     const groups: Array<Parameters<typeof appendOutboxRows>[1][number]> = [];
     for (let at = 0; at < events.length; at += EVENT_GROUP) {
       groups.push({

@@ -17,7 +17,7 @@ describe('ingest staging rows (COPY text format)', () => {
 
   it('ships full batches one at a time and the rest at the end, surfacing a batch failure', async () => {
     const shipped: number[] = [];
-    const batcher = new StagingBatcher(async (text) => void shipped.push(text.split('\n').length - 1), 3);
+    const batcher = new StagingBatcher(async (rows) => void shipped.push(Buffer.concat(rows).toString('utf8').split('\n').length - 1), 3);
     for (let i = 0; i < 7; i++) await batcher.write(row);
     await batcher.end();
     expect(shipped).toEqual([3, 3, 1]);

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { CopyTextBuffer } from './copy-text-buffer';
 
 /**
  * The staging half of report ingest. Findings are encoded as COPY text while the body streams
@@ -40,27 +41,25 @@ export async function createStagingTable(client: pg.PoolClient): Promise<void> {
     `CREATE TEMP TABLE ${STAGING_TABLE} (
        seq integer NOT NULL, fingerprint text NOT NULL, severity text NOT NULL, title text NOT NULL,
        description text, rule_id text NOT NULL, rule_name text, cwe text[] NOT NULL, cve text[] NOT NULL,
-       location jsonb, evidence jsonb NOT NULL, suppression jsonb
+       location json, evidence json NOT NULL, suppression jsonb
      ) ON COMMIT DROP`,
   );
 }
 
 /** COPYs one batch of encoded rows into the (empty) staging table. */
-export async function copyStagingBatch(client: pg.PoolClient, text: string): Promise<void> {
-  await copyRows(client, `COPY ${STAGING_TABLE} (${COLUMNS}) FROM STDIN`, text);
+export async function copyStagingBatch(client: pg.PoolClient, rows: readonly Buffer[]): Promise<void> {
+  await copyRows(client, `COPY ${STAGING_TABLE} (${COLUMNS}) FROM STDIN`, rows);
 }
 
-/** Runs a `COPY … FROM STDIN` statement with rows already encoded in COPY text format. */
-export async function copyRows(client: pg.PoolClient, statement: string, text: string): Promise<void> {
+/** Runs a `COPY … FROM STDIN` statement with rows already encoded in COPY text format (UTF-8). */
+export async function copyRows(client: pg.PoolClient, statement: string, rows: readonly Buffer[]): Promise<void> {
   const stream = client.query(copyFrom(statement));
   const finished = new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);
     stream.on('error', reject);
   });
-  // Pieces of a few hundred KiB keep pg's socket writes (and their copies) small.
-  const PIECE = 256 * 1024;
-  for (let at = 0; at < text.length; at += PIECE) {
-    if (!stream.write(text.slice(at, at + PIECE), 'utf8')) await Promise.race([once(stream, 'drain'), finished]);
+  for (const chunk of rows) {
+    if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), finished]);
   }
   stream.end();
   await finished;
@@ -77,17 +76,17 @@ export interface TBatchEncoder<TMeta> {
 const STAGING_ENCODER: TBatchEncoder<undefined> = { encode: (seq, row) => encodeRow(seq, row), cut: () => undefined };
 
 /**
- * Batches rows and runs `ship(batchText, meta)` for each, one at a time, at most one batch
+ * Batches rows and runs `ship(rows, meta)` for each (the batch's COPY text as UTF-8 chunks), one at a time, at most one batch
  * ahead: while batch n is in the database, batch n+1 is being filled; filling n+2 waits for n.
  */
 export class StagingBatcher<TMeta = undefined> {
-  private pending = '';
+  private readonly pending = new CopyTextBuffer();
   private pendingRows = 0;
   private seq = 0;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly ship: (text: string, meta: TMeta) => Promise<void>,
+    private readonly ship: (rows: Buffer[], meta: TMeta) => Promise<void>,
     private readonly batchRows: number = STAGING_BATCH_ROWS,
     private readonly encoder: TBatchEncoder<TMeta> = STAGING_ENCODER as TBatchEncoder<TMeta>,
   ) {}
@@ -97,7 +96,7 @@ export class StagingBatcher<TMeta = undefined> {
   }
 
   async write(row: TStagedFinding): Promise<void> {
-    this.pending += this.encoder.encode(this.seq++, row);
+    this.pending.append(this.encoder.encode(this.seq++, row));
     this.pendingRows++;
     if (this.pendingRows >= this.batchRows) await this.shipPending();
   }
@@ -110,18 +109,17 @@ export class StagingBatcher<TMeta = undefined> {
 
   /** Drops rows not yet shipped and waits for the batch in flight, ignoring its outcome (before a rollback). */
   async abandon(): Promise<void> {
-    this.pending = '';
+    this.pending.take();
     this.pendingRows = 0;
     await this.chain.catch(() => undefined);
   }
 
   private async shipPending(): Promise<void> {
-    const text = this.pending;
+    const rows = this.pending.take();
     const meta = this.encoder.cut();
-    this.pending = '';
     this.pendingRows = 0;
     const previous = this.chain;
-    this.chain = previous.then(() => this.ship(text, meta));
+    this.chain = previous.then(() => this.ship(rows, meta));
     // A failure is reported by the next await of the chain (here or in end()), never unhandled.
     this.chain.catch(() => undefined);
     await previous;
@@ -149,7 +147,11 @@ export function copyNullable(value: string | undefined): string {
 }
 
 export function copyJson(value: unknown): string {
-  return value === undefined || value === null ? '\\N' : copyText(jsonText(value));
+  if (value === undefined || value === null) return '\\N';
+  // JSON.stringify escapes every control character, so of COPY's specials only the backslash
+  // can occur in its output: one plain replace instead of copyText's scan and callback.
+  const text = jsonText(value);
+  return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;
 }
 
 // jsonb refuses the \u0000 escape; the rare value that has one is re-serialized without NULs.

@@ -14,6 +14,7 @@ const clip = (s: string, max: number): string => {
   return t.length <= max ? t : t.slice(0, max - 1) + '…';
 };
 const clipOpt = (s: string | undefined, max: number): string | undefined => (s === undefined || s === '' ? undefined : clip(s, max));
+const CWE_ID = /^CWE-\d+$/;
 const line = (n: number | undefined): number | undefined => (n !== undefined && Number.isInteger(n) && n >= 1 ? n : undefined);
 
 /** A copy without the undefined keys (built fresh: `delete` would slow every later access). */
@@ -23,26 +24,45 @@ function compact<T extends object>(o: T): T {
   return out;
 }
 
-function region<T extends { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number }>(r: T): T {
-  return compact({
-    ...r,
-    path: clip(r.path, 4096),
-    start_line: line(r.start_line),
-    end_line: line(r.end_line),
-    start_column: line(r.start_column),
-    end_column: line(r.end_column),
-  });
+type TRegion = { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number };
+
+/**
+ * A region within limits, built key by key: this runs for every location of every finding, and
+ * a spread plus compact() per region was most of limitFinding's time on a large report.
+ */
+function region(r: TRegion): TRegion {
+  const out: TRegion = { path: clip(r.path, 4096) };
+  putLines(out, r);
+  return out;
+}
+
+/** Copies the valid line and column numbers of `from` onto `to` (those below 1 are dropped). */
+function putLines(to: Omit<TRegion, 'path'>, from: Omit<TRegion, 'path'>): void {
+  const startLine = line(from.start_line);
+  if (startLine !== undefined) to.start_line = startLine;
+  const endLine = line(from.end_line);
+  if (endLine !== undefined) to.end_line = endLine;
+  const startColumn = line(from.start_column);
+  if (startColumn !== undefined) to.start_column = startColumn;
+  const endColumn = line(from.end_column);
+  if (endColumn !== undefined) to.end_column = endColumn;
 }
 
 function limitEvidence(e: TEvidence): TEvidence | undefined {
   switch (e.kind) {
-    case 'code_span':
-      return e.region.path === '' ? undefined : compact({ kind: e.kind, region: region(e.region), snippet: clipOpt(e.snippet, 8192) });
+    case 'code_span': {
+      if (e.region.path === '') return undefined;
+      const snippet = clipOpt(e.snippet, 8192);
+      return snippet === undefined ? { kind: e.kind, region: region(e.region) } : { kind: e.kind, region: region(e.region), snippet };
+    }
     case 'dataflow_path': {
-      const steps = e.steps
-        .filter((s) => s.region.path !== '')
-        .slice(0, 1000)
-        .map((s) => compact({ region: region(s.region), message: clipOpt(s.message, 2048) }));
+      const steps: Array<{ region: TRegion; message?: string }> = [];
+      for (const step of e.steps) {
+        if (step.region.path === '') continue;
+        const message = clipOpt(step.message, 2048);
+        steps.push(message === undefined ? { region: region(step.region) } : { region: region(step.region), message });
+        if (steps.length === 1000) break;
+      }
       return steps.length === 0 ? undefined : { kind: e.kind, steps };
     }
     case 'dependency_path': {
@@ -69,18 +89,16 @@ function limitEvidence(e: TEvidence): TEvidence | undefined {
 }
 
 function limitLocation(l: TFindingLocation): TFindingLocation {
-  return compact({
-    path: clipOpt(l.path, 4096),
-    start_line: line(l.start_line),
-    end_line: line(l.end_line),
-    start_column: line(l.start_column),
-    end_column: line(l.end_column),
-    package:
-      l.package === undefined
-        ? undefined
-        : compact({ name: clip(l.package.name, 512), version: clipOpt(l.package.version, 256), purl: clipOpt(l.package.purl, 1024), ecosystem: clipOpt(l.package.ecosystem, 64) }),
-    logical: clipOpt(l.logical, 1024),
-  });
+  const out: TFindingLocation = {};
+  const path = clipOpt(l.path, 4096);
+  if (path !== undefined) out.path = path;
+  putLines(out, l);
+  if (l.package !== undefined) {
+    out.package = compact({ name: clip(l.package.name, 512), version: clipOpt(l.package.version, 256), purl: clipOpt(l.package.purl, 1024), ecosystem: clipOpt(l.package.ecosystem, 64) });
+  }
+  const logical = clipOpt(l.logical, 1024);
+  if (logical !== undefined) out.logical = logical;
+  return out;
 }
 
 /** Aliases other than the rule id and the CVEs, each once, within the model's limits; undefined when none remain. */
@@ -104,8 +122,8 @@ export function limitFinding(f: TNormalizedFinding): TNormalizedFinding {
     rule: compact({
       id: clip(f.rule.id, 256),
       name: clipOpt(f.rule.name, 512),
-      cwe: [...new Set(f.rule.cwe)].filter((c) => /^CWE-\d+$/.test(c)).slice(0, 32),
-      cve: [...new Set(f.rule.cve)].map((c) => clip(c, 64)).slice(0, 64),
+      cwe: f.rule.cwe.length === 0 ? [] : [...new Set(f.rule.cwe)].filter((c) => CWE_ID.test(c)).slice(0, 32),
+      cve: f.rule.cve.length === 0 ? [] : [...new Set(f.rule.cve)].map((c) => clip(c, 64)).slice(0, 64),
       aliases: limitAliases(f.rule.aliases, f.rule.id, f.rule.cve),
     }),
     severity: f.severity,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { TNormalizedFinding } from './normalized-finding';
 
 /**
@@ -32,7 +32,8 @@ export function computeFingerprint({ entityKey, tool, finding }: { entityKey: st
   } else {
     parts = [SCHEME, 'location', entityKey, tool, ...positionKey(finding), finding.occurrence ?? 0];
   }
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  // One-shot hash: a Hash object per finding was a tenth of a large report's parse time.
+  return hash('sha256', JSON.stringify(parts), 'hex');
 }
 
 function packageIdentity(pkg: NonNullable<TNormalizedFinding['location']['package']>): string {

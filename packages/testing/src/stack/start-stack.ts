@@ -1,6 +1,7 @@
 // The whole service as separate processes behind a real nginx, for tests that must see what a
 // client sees: the planes started from source on free ports, the edge generated for those ports.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PLANES, type TPlane } from '@palisade/contracts';
 import { freePort, REPO_ROOT, startEdgeNginx, tsNodeArgs, waitForOk, type TEdgeNginx } from './edge-nginx';
@@ -30,6 +31,12 @@ export interface TStartStackOptions {
    * directly through `replicaUrls`, for tests of state that must hold across processes.
    */
   replicas?: Partial<Record<TPlane, number>>;
+  /**
+   * 'source' (default): each plane's TypeScript through tsx, as tests run it. 'compiled': each
+   * plane's `dist/main.js` as the Dockerfile runs it (after `npm run build`), for benchmarks:
+   * tsx's per-closure name helpers and export getters cost a measurable share of a hot path.
+   */
+  runtime?: 'source' | 'compiled';
 }
 
 export interface TStack {
@@ -87,7 +94,7 @@ export async function startStack(options: TStartStackOptions): Promise<TStack> {
       new ManagedProcess({
         name,
         command: process.execPath,
-        args: tsNodeArgs(path.join(REPO_ROOT, 'apps', PLANE_APPS[plane], 'src/main.ts')),
+        args: planeArgs(plane, options.runtime ?? 'source'),
         cwd: REPO_ROOT,
         env: { ...env, PORT: String(port) },
       });
@@ -119,4 +126,12 @@ export async function startStack(options: TStartStackOptions): Promise<TStack> {
     logs: (plane) => (plane === 'edge' ? edgeLogs() : planeLogs(plane)),
     stop,
   };
+}
+
+function planeArgs(plane: TPlane, runtime: 'source' | 'compiled'): string[] {
+  const app = path.join(REPO_ROOT, 'apps', PLANE_APPS[plane]);
+  if (runtime === 'source') return tsNodeArgs(path.join(app, 'src/main.ts'));
+  const main = path.join(app, 'dist/main.js');
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
+  return [main];
 }
