@@ -8,23 +8,19 @@ let sequence = 0;
 
 // One getrandom call per 256 ids, not one per id: a bulk ingest makes one id per finding, and a
 // syscall each was an eighth of its CPU time (Node pools randomUUID's entropy the same way).
+// The id is spelled straight from the pool's bytes: no Buffer per id (bench/README.md, ingest).
 const POOL_IDS = 256;
 const pool = Buffer.alloc(16 * POOL_IDS);
 let poolAt = pool.length;
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
-function randomSixteen(): Buffer {
+export function uuidv7(now: number = Date.now()): string {
   if (poolAt === pool.length) {
     randomFillSync(pool);
     poolAt = 0;
   }
-  // A copy: the pool is refilled under it later.
-  const bytes = Buffer.from(pool.subarray(poolAt, poolAt + 16));
+  const at = poolAt;
   poolAt += 16;
-  return bytes;
-}
-
-export function uuidv7(now: number = Date.now()): string {
-  const bytes = randomSixteen();
   // Within one millisecond a 12-bit counter in rand_a keeps ids from this process increasing
   // (RFC 9562 section 6.2, method 1), so two rows inserted back to back keep their order.
   if (now <= lastMs) {
@@ -36,12 +32,12 @@ export function uuidv7(now: number = Date.now()): string {
     now = lastMs;
   } else {
     lastMs = now;
-    sequence = bytes[6] & 0x07; // random start, leaving room to count up
+    sequence = pool[at + 6] & 0x07; // random start, leaving room to count up
   }
-  bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = 0x70 | (sequence >> 8);
-  bytes[7] = sequence & 0xff;
-  bytes[8] = 0x80 | (bytes[8] & 0x3f);
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const ms = now.toString(16).padStart(12, '0');
+  const p = pool;
+  return (
+    `${ms.slice(0, 8)}-${ms.slice(8, 12)}-${HEX[0x70 | (sequence >> 8)]}${HEX[sequence & 0xff]}-` +
+    `${HEX[0x80 | (p[at + 8] & 0x3f)]}${HEX[p[at + 9]]}-${HEX[p[at + 10]]}${HEX[p[at + 11]]}${HEX[p[at + 12]]}${HEX[p[at + 13]]}${HEX[p[at + 14]]}${HEX[p[at + 15]]}`
+  );
 }

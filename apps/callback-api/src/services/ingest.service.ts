@@ -3,7 +3,7 @@ import type { TIngestResult, TToolOutcomeBody, TToolOutcomeResult } from '@palis
 import { AppError, isTerminalScan, isTerminalTool } from '@palisade/domain';
 import { computeFingerprint } from '@palisade/domain/findings/fingerprint';
 import type { TNormalizedFinding } from '@palisade/domain/findings/normalized-finding';
-import { detectReportFormat, parseReportStream } from '@palisade/domain/reports/parse-report';
+import { detectReportFormat, parseReportChunks } from '@palisade/domain/reports/parse-report';
 import { ReportParseError } from '@palisade/domain/reports/report-parse-error';
 import type { IngestRepo, TCallbackTarget, TCallbackTool, TIngestTransaction, TStagedFinding } from '@palisade/db';
 import { BodyMeter, assertDeclaredLength, hashBody, tooLarge } from './ingest-body';
@@ -156,10 +156,14 @@ async function stageReport(
   body.pipe(meter);
   let results = 0;
   try {
-    for await (const item of parseReportStream(format, meter, { tool })) {
-      if (item.type !== 'finding') continue;
-      results++;
-      await tx.stage(toStagedRow(item.finding, entityKey, tool));
+    for await (const items of parseReportChunks(format, meter, { tool })) {
+      for (const item of items) {
+        if (item.type !== 'finding') continue;
+        results++;
+        // Awaited only when a batch must wait for the one before it (backpressure).
+        const staged = tx.stage(toStagedRow(item.finding, entityKey, tool));
+        if (staged !== undefined) await staged;
+      }
     }
     return results;
   } catch (error) {

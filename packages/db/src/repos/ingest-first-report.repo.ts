@@ -47,7 +47,7 @@ export class FirstReportWriter {
   private staged = 0;
   private suppressed = 0;
   private readonly outboxIds: string[] = [];
-  private readonly scopeColumns: { afterId: string; afterDescription: string; afterSuppression: string };
+  private readonly scopeColumns: { afterId: string; afterDescription: string; afterCve: string; afterSuppression: string };
 
   constructor(
     private readonly client: pg.PoolClient,
@@ -57,6 +57,7 @@ export class FirstReportWriter {
     this.scopeColumns = {
       afterId: `\t${scope.orgId}\t`,
       afterDescription: `\t${copyText(scope.tool)}\t`,
+      afterCve: `\t${scope.entity.type}\t${copyText(scope.entity.id)}\t${copyText(scope.entity.name)}\t`,
       afterSuppression: `\t${at}\t${at}\t${scope.scanId}\t${scope.scanId}\t${at}\t${at}\n`,
     };
   }
@@ -72,11 +73,11 @@ export class FirstReportWriter {
     this.events.push({ finding_id: id, severity: row.severity, title: row.title, status, previous_status: null });
     if (suppressed) this.suppressed++;
     const c = this.scopeColumns;
-    const { entity } = this.scope;
+    // The fingerprint (hex) and the severity (an enum label) are ours, never in need of escapes.
     return (
-      `${id}${c.afterId}${copyText(row.fingerprint)}\t${copyText(row.severity)}\t${status}\t${copyText(row.title)}\t${copyNullable(row.description)}` +
-      `${c.afterDescription}${copyText(row.ruleId)}\t${copyNullable(row.ruleName)}\t${copyTextArray(row.cwe)}\t${copyTextArray(row.cve)}\t` +
-      `${entity.type}\t${copyText(entity.id)}\t${copyText(entity.name)}\t${copyJson(row.location)}\t${copyJson(row.evidence ?? [])}\t${copyJson(row.suppression)}` +
+      `${id}${c.afterId}${row.fingerprint}\t${row.severity}\t${status}\t${copyText(row.title)}\t${copyNullable(row.description)}` +
+      `${c.afterDescription}${copyText(row.ruleId)}\t${copyNullable(row.ruleName)}\t${copyTextArray(row.cwe)}\t${copyTextArray(row.cve)}` +
+      `${c.afterCve}${copyJson(row.location)}\t${copyJson(row.evidence ?? [])}\t${copyJson(row.suppression)}` +
       c.afterSuppression
     );
   };

@@ -95,10 +95,11 @@ export class StagingBatcher<TMeta = undefined> {
     return this.seq;
   }
 
-  async write(row: TStagedFinding): Promise<void> {
+  /** Adds a row; a promise only when a batch was cut and must wait for the one in flight. */
+  write(row: TStagedFinding): Promise<void> | undefined {
     this.pending.append(this.encoder.encode(this.seq++, row));
     this.pendingRows++;
-    if (this.pendingRows >= this.batchRows) await this.shipPending();
+    return this.pendingRows >= this.batchRows ? this.shipPending() : undefined;
   }
 
   /** Ships what is left and waits for every batch; throws the first batch failure. */

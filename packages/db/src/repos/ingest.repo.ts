@@ -51,8 +51,8 @@ export interface TIngestTransaction {
   readonly client: pg.PoolClient;
   receipt(orgId: string, scanToolId: string, idempotencyKey: string): Promise<TIngestReceipt | null>;
   toolStatus(orgId: string, scanToolId: string): Promise<TToolStatus | null>;
-  /** Queues a finding; resolves when the caller may send the next (backpressure). */
-  stage(row: TStagedFinding): Promise<void>;
+  /** Queues a finding; a promise when the caller must wait before sending the next (backpressure). */
+  stage(row: TStagedFinding): Promise<void> | undefined;
   /** Merges what is left; the counts of the whole report. */
   endStaging(): Promise<TMergeCounts>;
   markFixed(): Promise<{ fixed: number; outboxIds: string[] }>;
@@ -122,7 +122,7 @@ export function makeIngestRepo(pool: pg.Pool) {
         throw error;
       }
       let counts = NO_COUNTS;
-      const batcher: { write(row: TStagedFinding): Promise<void>; end(): Promise<void>; abandon(): Promise<void> } =
+      const batcher: { write(row: TStagedFinding): Promise<void> | undefined; end(): Promise<void>; abandon(): Promise<void> } =
         first !== null
           ? new StagingBatcher(first.ship, FIRST_REPORT_BATCH_ROWS, first)
           : new StagingBatcher(async (text) => {

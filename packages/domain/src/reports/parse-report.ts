@@ -65,6 +65,18 @@ export async function* parseReportStream(
   source: TReportSource,
   options: TParseReportOptions = {},
 ): AsyncGenerator<TReportItem> {
+  for await (const items of parseReportChunks(format, source, options)) yield* items;
+}
+
+/**
+ * parseReportStream's items, a batch per chunk of input (none for a chunk that completed no
+ * item): what a hot consumer iterates, one await per chunk instead of one per finding.
+ */
+export async function* parseReportChunks(
+  format: TReportFormat,
+  source: TReportSource,
+  options: TParseReportOptions = {},
+): AsyncGenerator<TReportItem[]> {
   const factory = HANDLERS[format];
   if (factory === undefined) throw new ReportParseError('invalid_shape', `unknown report format ${JSON.stringify(format)}`);
   const handler = factory(options);
@@ -102,16 +114,13 @@ export async function* parseReportStream(
       throw new ReportParseError('report_too_large', `the report is larger than ${options.maxBytes} bytes`, '', options.maxBytes);
     }
     write(buf);
-    if (out.length > 0) {
-      const ready = out.splice(0, out.length);
-      for (const item of ready) yield finalize(item);
-    }
+    if (out.length > 0) yield out.splice(0, out.length).map(finalize);
   }
   if (head !== undefined) splitter.write(head);
   if (decoder) splitter.write(Buffer.from(decoder.decode(), 'utf8'));
   splitter.end();
   handler.finish(out);
-  for (const item of out.splice(0, out.length)) yield finalize(item);
+  if (out.length > 0) yield out.splice(0, out.length).map(finalize);
 }
 
 /** Convenience for small inputs and tests: the whole report as one buffer. */
