@@ -5,14 +5,13 @@ describe('CopyTextBuffer', () => {
 
   it('keeps text in order across chunks, multi-byte characters included, and starts over after take()', () => {
     const buffer = new CopyTextBuffer();
-    expect(buffer.isEmpty).toBe(true);
+    expect(buffer.take()).toEqual([]);
     const rows: string[] = [];
     for (let i = 0; i < 40_000; i++) rows.push(`${i}\tnaïve ✓ 𝄞 ${'x'.repeat(i % 97)}\n`);
     for (const row of rows) buffer.append(row);
     const chunks = buffer.take();
     expect(chunks.length).toBeGreaterThan(1); // over a MiB: the boundaries fall inside the rows' text
     expect(text(chunks)).toBe(rows.join(''));
-    expect(buffer.isEmpty).toBe(true);
     expect(buffer.take()).toEqual([]);
     buffer.append('after\n');
     expect(text(buffer.take())).toBe('after\n');

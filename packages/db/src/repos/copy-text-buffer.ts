@@ -27,10 +27,6 @@ export class CopyTextBuffer {
     this.used += (this.current as Buffer).write(text, this.used, 'utf8');
   }
 
-  get isEmpty(): boolean {
-    return this.full.length === 0 && this.used === 0;
-  }
-
   /** The bytes so far, in order; the buffer starts over empty (the chunks are handed over, not reused). */
   take(): Buffer[] {
     this.seal();

@@ -76,8 +76,9 @@ export interface TBatchEncoder<TMeta> {
 const STAGING_ENCODER: TBatchEncoder<undefined> = { encode: (seq, row) => encodeRow(seq, row), cut: () => undefined };
 
 /**
- * Batches rows and runs `ship(rows, meta)` for each (the batch's COPY text as UTF-8 chunks), one at a time, at most one batch
- * ahead: while batch n is in the database, batch n+1 is being filled; filling n+2 waits for n.
+ * Batches rows and runs `ship(rows, meta)` for each (`rows`: the batch's COPY text, UTF-8 chunks),
+ * one at a time, at most one batch ahead: while batch n is in the database, batch n+1 is being
+ * filled; filling n+2 waits for n.
  */
 export class StagingBatcher<TMeta = undefined> {
   private readonly pending = new CopyTextBuffer();
