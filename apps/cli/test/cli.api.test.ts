@@ -1,16 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDb, type TDb } from '@palisade/db';
-import {
-  addMember,
-  createOrganization,
-  createTestDatabase,
-  createTestRedisPrefix,
-  createUser,
-  startStack,
-  type TStack,
-} from '@palisade/testing';
+import type { TDb } from '@palisade/db';
+import { addMember, createOrganization, createUser, startTestStack, type TStack, type TTestStack } from '@palisade/testing';
 import { runCli, startCli, stopAllClis, type TCliResult } from './support/cli-process';
 
 const REPO_URL = 'https://github.com/acme/api.git';
@@ -49,8 +41,7 @@ function expectExit(result: TCliResult, code: number): void {
 // PostgreSQL and Redis), with its config in a temp file.
 describe('the palisade CLI against the running service', () => {
   let stack: TStack;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let redis: Awaited<ReturnType<typeof createTestRedisPrefix>>;
+  let env: TTestStack | undefined;
   let db: TDb;
   let dir: string;
   let orgId: string;
@@ -79,17 +70,9 @@ describe('the palisade CLI against the running service', () => {
   }
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    redis = await createTestRedisPrefix();
     // Only the planes the CLI reaches; a 1-second device poll interval keeps sign-ins quick.
-    stack = await startStack({
-      databaseUrl: database.url,
-      redisUrl: redis.url,
-      redisPrefix: redis.prefix,
-      planes: ['read', 'write', 'callback'],
-      env: { DEVICE_POLL_INTERVAL_SECONDS: '1' },
-    });
-    db = createDb({ url: database.url });
+    env = await startTestStack({ planes: ['read', 'write', 'callback'], env: { DEVICE_POLL_INTERVAL_SECONDS: '1' } });
+    ({ stack, db } = env);
     const org = await createOrganization(db);
     const user = await createUser(db, { password: 'cli-test-password' });
     await addMember(db, org.id, user.id, 'owner');
@@ -104,10 +87,7 @@ describe('the palisade CLI against the running service', () => {
 
   afterAll(async () => {
     stopAllClis();
-    await stack?.stop();
-    await db?.close();
-    await redis?.cleanup();
-    await database?.drop();
+    await env?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

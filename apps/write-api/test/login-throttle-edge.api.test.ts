@@ -1,27 +1,21 @@
-import { createDb, makeRepositories, type TDb } from '@palisade/db';
-import { createTestDatabase, createTestRedisPrefix, createUser, startStack, type TStack } from '@palisade/testing';
+import { makeRepositories, type TDb } from '@palisade/db';
+import { createUser, startTestStack, type TStack, type TTestStack } from '@palisade/testing';
 import { ACCOUNT_ATTEMPTS, ADDRESS_ATTEMPTS } from '../src/services/login-throttle';
 
 // Through the real nginx edge, as a client sees it: the edge overwrites X-Forwarded-For with the
 // address it saw, so a client that sends its own cannot buy a fresh per-address sign-in budget.
 describe('the per-address sign-in budget behind the edge', () => {
   let stack: TStack;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let redis: Awaited<ReturnType<typeof createTestRedisPrefix>>;
+  let env: TTestStack | undefined;
   let db: TDb;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    redis = await createTestRedisPrefix();
-    stack = await startStack({ databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix, planes: ['write'] });
-    db = createDb({ url: database.url });
+    env = await startTestStack({ planes: ['write'] });
+    ({ stack, db } = env);
   }, 120_000);
 
   afterAll(async () => {
-    await stack?.stop();
-    await db?.close();
-    await redis?.cleanup();
-    await database?.drop();
+    await env?.stop();
   });
 
   const login = async (email: string, password: string, forwardedFor: string) => {

@@ -1,20 +1,17 @@
-import { createDb, makeRepositories, type TDb } from '@palisade/db';
-import { addMember, createOrganization, createTestDatabase, createTestRedisPrefix, createUser, startStack, type TStack } from '@palisade/testing';
+import { makeRepositories, type TDb } from '@palisade/db';
+import { addMember, createOrganization, createUser, startTestStack, type TStack, type TTestStack } from '@palisade/testing';
 
 // The quota is the organization's, not a process's: two write-api processes (separate OS
 // processes, separate Redis connections) spend one budget between them.
 describe('a per-organization quota across two write-api processes', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let redis: Awaited<ReturnType<typeof createTestRedisPrefix>>;
+  let env: TTestStack | undefined;
   let db: TDb;
   let stack: TStack;
   let headers: Record<string, string>;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    redis = await createTestRedisPrefix();
-    stack = await startStack({ databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix, planes: ['write'], replicas: { write: 2 }, env: { LOG_LEVEL: 'warn' } });
-    db = createDb({ url: database.url });
+    env = await startTestStack({ planes: ['write'], replicas: { write: 2 }, env: { LOG_LEVEL: 'warn' } });
+    ({ stack, db } = env);
     const org = await createOrganization(db);
     const user = await createUser(db, { password: 'quota-processes-password' });
     await addMember(db, org.id, user.id, 'member');
@@ -29,10 +26,7 @@ describe('a per-organization quota across two write-api processes', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await stack?.stop();
-    await db?.close();
-    await redis?.cleanup();
-    await database?.drop();
+    await env?.stop();
   });
 
   const createScan = (baseUrl: string) =>

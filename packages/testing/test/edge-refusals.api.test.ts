@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { createTestDatabase, createTestRedisPrefix, startStack, type TStack } from '../src';
+import { startTestStack, type TStack, type TTestStack } from '../src';
 
 /** Sends raw bytes (what no well-behaved client library would send) and reads until close. */
 function raw(baseUrl: string, payload: string): Promise<{ status: number; headers: Record<string, string>; body: Record<string, unknown> }> {
@@ -40,18 +40,14 @@ function expectRefusal(res: Awaited<ReturnType<typeof raw>>, status: number, err
 // error body every time, never nginx's HTML page or Node's bare status line.
 describe('requests refused before any route sees them', () => {
   let stack: TStack;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let redis: Awaited<ReturnType<typeof createTestRedisPrefix>>;
+  let env: TTestStack | undefined;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    redis = await createTestRedisPrefix();
-    stack = await startStack({ databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix, planes: ['read'] });
+    env = await startTestStack({ planes: ['read'] });
+    ({ stack } = env);
   }, 120_000);
   afterAll(async () => {
-    await stack?.stop();
-    await redis?.cleanup();
-    await database?.drop();
+    await env?.stop();
   });
 
   it('answers a header over the edge’s 8 KiB with a structured 431 from the edge', async () => {

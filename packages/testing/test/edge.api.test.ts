@@ -1,30 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import axios from 'axios';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { createDb, type TDb } from '@palisade/db';
-import { addMember, createOrganization, createTestDatabase, createTestRedisPrefix, createUser, startStack } from '../src';
+import type { TDb } from '@palisade/db';
+import { addMember, createOrganization, createUser, startTestStack, type TStack, type TTestStack } from '../src';
 
 // The proof that the planes sit behind one hostname as ARCHITECTURE.md draws it: real nginx,
 // real plane processes, real PostgreSQL and Redis.
 describe('the edge in front of the five planes', () => {
-  let stack: Awaited<ReturnType<typeof startStack>>;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let redis: Awaited<ReturnType<typeof createTestRedisPrefix>>;
+  let stack: TStack;
+  let env: TTestStack | undefined;
   let db: TDb;
   let token: string;
   let orgId: string;
   const http = axios.create({ validateStatus: () => true });
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    redis = await createTestRedisPrefix();
-    stack = await startStack({
-      databaseUrl: database.url,
-      redisUrl: redis.url,
-      redisPrefix: redis.prefix,
-      env: { DIAGNOSTICS_ENABLED: 'true', OPENAPI_ENABLED: 'true' },
-    });
-    db = createDb({ url: database.url });
+    env = await startTestStack({ env: { DIAGNOSTICS_ENABLED: 'true', OPENAPI_ENABLED: 'true' } });
+    ({ stack, db } = env);
     const org = await createOrganization(db);
     const user = await createUser(db, { password: 'edge-test-password' });
     await addMember(db, org.id, user.id, 'owner');
@@ -35,10 +27,7 @@ describe('the edge in front of the five planes', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await stack?.stop();
-    await db?.close();
-    await redis?.cleanup();
-    await database?.drop();
+    await env?.stop();
   });
 
   it('sends reads to the read plane and writes to the write plane', async () => {
