@@ -122,13 +122,7 @@ describe('a callback plane killed mid-ingest', () => {
 
     // 2. Killed while a COPY into findings runs, the whole body sent.
     const second = await startPlane();
-    const copying = post(second.port);
-    await waitForQuery('%COPY findings%');
-    second.child.killGroup('SIGKILL');
-    await second.child.exited;
-    expect(await copying).toHaveProperty('error');
-    // PostgreSQL notices the dead connection and rolls its transaction back.
-    await waitForNoActiveIngest();
+    await killWhileRunning(second, post(second.port), '%COPY findings%');
     expect(await written()).toEqual(nothing);
 
     // 3. The retry on a fresh process ingests the report once; another retry is a replay.
@@ -148,12 +142,7 @@ describe('a callback plane killed mid-ingest', () => {
 
       // 4. A later scan of the same entity is merged with what is known; killed mid-merge
       //    (pg_stat_activity keeps only the statement's start), it changes nothing.
-      const merging = post(third.port, undefined, rescan);
-      await waitForQuery('%SELECT DISTINCT ON (fingerprint)%');
-      third.child.killGroup('SIGKILL');
-      await third.child.exited;
-      expect(await merging).toHaveProperty('error');
-      await waitForNoActiveIngest();
+      await killWhileRunning(third, post(third.port, undefined, rescan), '%SELECT DISTINCT ON (fingerprint)%');
       expect(await written()).toEqual(after);
 
       const fourth = await startPlane();
@@ -171,6 +160,18 @@ describe('a callback plane killed mid-ingest', () => {
   }, 240_000);
 
   /** Until the killed plane's backend has noticed and rolled back (its locks go with it). */
+  /**
+   * SIGKILLs the plane once PostgreSQL runs `query` for it: the request fails, and PostgreSQL
+   * notices the dead connection and rolls its transaction back.
+   */
+  async function killWhileRunning(plane: { child: ManagedProcess }, request: Promise<unknown>, query: string): Promise<void> {
+    await waitForQuery(query);
+    plane.child.killGroup('SIGKILL');
+    await plane.child.exited;
+    expect(await request).toHaveProperty('error');
+    await waitForNoActiveIngest();
+  }
+
   async function waitForNoActiveIngest(): Promise<void> {
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
