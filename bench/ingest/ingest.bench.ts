@@ -1,11 +1,12 @@
 /**
  * Ingest benchmark (issue 4 "Figures"): a 64 MiB SARIF log of more than 100,000 results posted
  * end to end through the nginx edge to a real callback plane, beside a same-process baseline
- * (JSON.parse of the file + COPY of as many rows). Prints results/s, wall time, the callback
- * plane's peak RSS, the ratio to the baseline, and the time and new-row count of a second,
- * identical post (same Idempotency-Key).
+ * (JSON.parse of the file + COPY of as many rows) run just before and just after each post.
+ * Prints, per round and as the median, results/s, wall time and the ratio to the baseline; the
+ * callback plane's peak RSS; the time and new-row count of a second, identical post (same
+ * Idempotency-Key); and the time of the same report for a new scan (the merge path).
  *
- *   npm run bench:ingest            (from the repository root)
+ *   npm run bench:ingest                     (from the repository root; BENCH_ROUNDS=3 by default)
  */
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -19,6 +20,20 @@ import { writeSarifFixture } from './sarif-fixture';
 
 const CAP = 64 * 1024 * 1024;
 const TARGETS = { ratio: 0.4, rssMiB: 512, secondPostShare: 0.2 };
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+
+type TRound = {
+  first: { status: number; body: string; ms: number };
+  result: { findings: { new: number; duplicates: number } };
+  ingestRate: number;
+  baselineRate: number;
+  ratio: number;
+  before: TBaseline;
+  after: TBaseline;
+  memory: { startMiB: number; peakMiB: number; hwmMiB: number };
+};
+type TBaseline = Awaited<ReturnType<typeof runBaseline>>;
+const rate = (baseline: TBaseline) => baseline.rows / (baseline.totalMs / 1000);
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const mib = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
 
@@ -35,71 +50,110 @@ async function main(): Promise<void> {
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
   const db = createDb({ url: database.url });
-  const stack = await startStack({ databaseUrl: database.url, redisUrl: redis.url, redisPrefix: redis.prefix, planes: ['callback', 'read'], env: { LOG_LEVEL: 'warn' }, runtime: 'compiled' });
+  const stack = await startStack({
+    databaseUrl: database.url,
+    redisUrl: redis.url,
+    redisPrefix: redis.prefix,
+    planes: ['callback', 'read'],
+    env: { LOG_LEVEL: 'warn' },
+    runtime: 'compiled',
+  });
   try {
     const callbackPort = Number(new URL(stack.planeUrls.callback!).port);
     const pid = pidListeningOn(callbackPort);
     say(`      edge ${stack.baseUrl}, callback plane pid ${pid}`);
 
-    say('[3/7] a scan with one external tool…');
+    say(`[3/7] scans with one external tool (${ROUNDS} repositories, one per round)…`);
     const org = await createOrganization(db);
-    const createScan = () =>
+    const createScan = (repository: string) =>
       db.primary.$transaction((tx) =>
         createScanInTransaction(tx, {
           orgId: org.id,
           scanId: uuidv7(),
-          target: { kind: 'repository', url: 'https://git.example.test/bench/monorepo' },
+          target: { kind: 'repository', url: `https://git.example.test/bench/${repository}` },
           tools: ['codeql-ext'],
           deadlineAt: new Date(Date.now() + 3600_000),
         }),
       );
-    const created = await createScan();
-    const scanId = created.scan.id;
-    const token = created.tokens.get('codeql-ext')!;
-    const countFindings = async () => (await db.pool.query('SELECT count(*)::int AS n FROM findings WHERE org_id = $1', [org.id])).rows[0].n as number;
+    const countFindings = async () =>
+      (await db.pool.query('SELECT count(*)::int AS n FROM findings WHERE org_id = $1', [org.id])).rows[0].n as number;
 
-    say('[4/7] first post through the edge…');
-    const rss = sampleRss(pid);
-    const first = await post(stack.baseUrl, scanId, token, file, 'bench-1');
-    const memory = rss.stop();
-    if (first.status !== 200) throw new Error(`first post answered ${first.status}: ${first.body.slice(0, 500)}`);
-    const firstResult = JSON.parse(first.body);
+    // The machine's speed drifts by a quarter within minutes, so each first post is measured
+    // between two baselines and compared with their mean, and the figure is the median of the
+    // rounds. Each round posts to a repository of its own, so each is a first report.
+    say(`[4/7] ${ROUNDS} rounds of baseline (JSON.parse + COPY), first post through the edge, baseline…`);
+    const rounds: TRound[] = [];
+    let before = await runBaseline(file, database.url);
+    let firstScan: Awaited<ReturnType<typeof createScan>> | undefined;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const created = await createScan(`monorepo-${round}`);
+      firstScan ??= created;
+      const rss = sampleRss(pid);
+      const first = await post(stack.baseUrl, created.scan.id, created.tokens.get('codeql-ext')!, file, `bench-${round}`);
+      const memory = rss.stop();
+      if (first.status !== 200) throw new Error(`first post answered ${first.status}: ${first.body.slice(0, 500)}`);
+      const after = await runBaseline(file, database.url);
+      const baselineRate = (rate(before) + rate(after)) / 2;
+      const ingestRate = fixture.results / (first.ms / 1000);
+      rounds.push({
+        first,
+        result: JSON.parse(first.body),
+        ingestRate,
+        baselineRate,
+        ratio: ingestRate / baselineRate,
+        before,
+        after,
+        memory: { ...memory, startMiB: rss.startMiB },
+      });
+      say(
+        `      round ${round}: ${(first.ms / 1000).toFixed(2)} s, ${Math.round(ingestRate)} results/s, baseline ${Math.round(baselineRate)} results/s: ${((ingestRate / baselineRate) * 100).toFixed(1)} %`,
+      );
+      before = after;
+    }
     const rowsAfterFirst = await countFindings();
+    const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
+    const peakMiB = Math.max(...rounds.map((r) => r.memory.peakMiB));
 
-    say('[5/7] second, identical post (same Idempotency-Key)…');
-    const second = await post(stack.baseUrl, scanId, token, file, 'bench-1');
+    say('[5/7] second, identical post (same Idempotency-Key as round 1)…');
+    const scan = firstScan!;
+    const second = await post(stack.baseUrl, scan.scan.id, scan.tokens.get('codeql-ext')!, file, 'bench-1');
     if (second.status !== 200) throw new Error(`second post answered ${second.status}: ${second.body.slice(0, 500)}`);
     const newRowsSecond = (await countFindings()) - rowsAfterFirst;
 
-    say('[6/7] the same report for a new scan of the same repository (the dedupe path: every finding known)…');
-    const rescan = await createScan();
+    say("[6/7] the same report for a new scan of round 1's repository (the dedupe path: every finding known)…");
+    const rescan = await createScan('monorepo-1');
     const third = await post(stack.baseUrl, rescan.scan.id, rescan.tokens.get('codeql-ext')!, file, 'bench-rescan');
     if (third.status !== 200) throw new Error(`re-scan post answered ${third.status}: ${third.body.slice(0, 500)}`);
     const thirdResult = JSON.parse(third.body);
     const newRowsThird = (await countFindings()) - rowsAfterFirst;
 
-    say('[7/7] baseline in this process: JSON.parse + COPY…');
-    const baseline = await runBaseline(file, database.url);
-
-    const ingestRate = fixture.results / (first.ms / 1000);
-    const baselineRate = baseline.rows / (baseline.totalMs / 1000);
-    const ratio = ingestRate / baselineRate;
-    const share = second.ms / first.ms;
+    say('[7/7] done.');
+    const firstMs = rounds[0].first.ms;
+    const share = second.ms / firstMs;
     const rows: Array<[string, string, string]> = [
       ['report', `${fixture.results} results, ${mib(fixture.bytes)} MiB SARIF`, ''],
-      ['ingest wall time (through nginx)', `${(first.ms / 1000).toFixed(2)} s`, ''],
-      ['ingest throughput', `${Math.round(ingestRate)} results/s`, ''],
-      ['  findings new / duplicates', `${firstResult.findings.new} / ${firstResult.findings.duplicates}`, ''],
-      ['baseline JSON.parse', `${(baseline.parseMs / 1000).toFixed(2)} s`, ''],
-      ['baseline COPY', `${(baseline.copyMs / 1000).toFixed(2)} s (${baseline.rows} rows)`, ''],
-      ['baseline throughput', `${Math.round(baselineRate)} results/s`, ''],
-      ['ingest / baseline', `${(ratio * 100).toFixed(1)} %`, verdict(ratio >= TARGETS.ratio, '≥ 40 %')],
-      ['callback plane RSS before', `${rss.startMiB.toFixed(0)} MiB`, ''],
-      ['callback plane peak RSS (sampled)', `${memory.peakMiB.toFixed(0)} MiB`, verdict(memory.peakMiB <= TARGETS.rssMiB, '≤ 512 MiB')],
-      ['callback plane VmHWM (lifetime)', `${memory.hwmMiB.toFixed(0)} MiB`, ''],
-      ['second identical post', `${(second.ms / 1000).toFixed(2)} s = ${(share * 100).toFixed(1)} % of the first`, verdict(share <= TARGETS.secondPostShare, '≤ 20 %')],
+      ...rounds.map((r, i): [string, string, string] => [
+        `round ${i + 1}: first post (through nginx)`,
+        `${(r.first.ms / 1000).toFixed(2)} s = ${Math.round(r.ingestRate)} results/s; new ${r.result.findings.new}, duplicates ${r.result.findings.duplicates}`,
+        '',
+      ]),
+      ...rounds.map((r, i): [string, string, string] => [
+        `round ${i + 1}: baselines before / after`,
+        `${Math.round(rate(r.before))} / ${Math.round(rate(r.after))} results/s (JSON.parse ${(r.before.parseMs / 1000).toFixed(2)} s + COPY ${(r.before.copyMs / 1000).toFixed(2)} s, ${r.before.rows} rows)`,
+        '',
+      ]),
+      ['ingest / baseline, per round', rounds.map((r) => `${(r.ratio * 100).toFixed(1)} %`).join(', '), ''],
+      ['ingest / baseline, median', `${(median.ratio * 100).toFixed(1)} %`, verdict(median.ratio >= TARGETS.ratio, '≥ 40 %')],
+      ['callback plane RSS before round 1', `${rounds[0].memory.startMiB.toFixed(0)} MiB`, ''],
+      ['callback plane peak RSS (sampled)', `${peakMiB.toFixed(0)} MiB`, verdict(peakMiB <= TARGETS.rssMiB, '≤ 512 MiB')],
+      ['callback plane VmHWM (lifetime)', `${Math.max(...rounds.map((r) => r.memory.hwmMiB)).toFixed(0)} MiB`, ''],
+      [
+        'second identical post',
+        `${(second.ms / 1000).toFixed(2)} s = ${(share * 100).toFixed(1)} % of round 1`,
+        verdict(share <= TARGETS.secondPostShare, '≤ 20 %'),
+      ],
       ['  new rows from the second post', String(newRowsSecond), verdict(newRowsSecond === 0, '0')],
-      ['re-scan: same report, new scan', `${(third.ms / 1000).toFixed(2)} s = ${(third.ms / first.ms * 100).toFixed(1)} % of the first`, ''],
+      ['re-scan: same report, new scan', `${(third.ms / 1000).toFixed(2)} s = ${((third.ms / firstMs) * 100).toFixed(1)} % of round 1`, ''],
       ['  new / seen again / new rows', `${thirdResult.findings.new} / ${thirdResult.findings.seen_again} / ${newRowsThird}`, ''],
     ];
     const width = Math.max(...rows.map((row) => row[0].length));
@@ -119,7 +173,13 @@ function verdict(ok: boolean, target: string): string {
 }
 
 /** Streams the file as the request body, printing upload progress; resolves with the answer and wall time. */
-function post(baseUrl: string, scanId: string, token: string, file: string, key: string): Promise<{ status: number; body: string; ms: number }> {
+function post(
+  baseUrl: string,
+  scanId: string,
+  token: string,
+  file: string,
+  key: string,
+): Promise<{ status: number; body: string; ms: number }> {
   const size = statSync(file).size;
   const url = new URL(`/api/v2/callbacks/scans/${scanId}/tools/codeql-ext`, baseUrl);
   return new Promise((resolve, reject) => {
@@ -128,7 +188,15 @@ function post(baseUrl: string, scanId: string, token: string, file: string, key:
     let lastShown = -1;
     const req = http.request(
       url,
-      { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/sarif+json', 'Content-Length': size, 'Idempotency-Key': key } },
+      {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/sarif+json',
+          'Content-Length': size,
+          'Idempotency-Key': key,
+        },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -147,7 +215,9 @@ function post(baseUrl: string, scanId: string, token: string, file: string, key:
       const pct = Math.floor((sent / size) * 100);
       if (pct !== lastShown && pct % 5 === 0) {
         lastShown = pct;
-        process.stderr.write(`\r      uploaded ${pct}% (${mib(sent)} MiB, ${((performance.now() - started) / 1000).toFixed(1)} s); parsing and staging as it streams`);
+        process.stderr.write(
+          `\r      uploaded ${pct}% (${mib(sent)} MiB, ${((performance.now() - started) / 1000).toFixed(1)} s); parsing and staging as it streams`,
+        );
       }
     });
     source.on('end', () => process.stderr.write('\r      body sent; waiting for the merge and commit…' + ' '.repeat(30)));

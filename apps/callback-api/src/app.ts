@@ -1,6 +1,6 @@
 import { CALLBACK_REPORT_LIMIT_BYTES } from '@palisade/contracts';
 import { makeIngestRepo } from '@palisade/db';
-import { makeQueueProducer } from '@palisade/queue';
+import { dispatchOutbox, makeQueueProducer } from '@palisade/queue';
 import type { TBaseEnv, TBuildPlane } from '@palisade/platform';
 import { postToolOutcomeRoute } from './routes/callbacks/post-tool-outcome.route';
 import { postToolReportRoute } from './routes/callbacks/post-tool-report.route';
@@ -12,14 +12,7 @@ export const buildCallbackApi: TBuildPlane<TBaseEnv> = async ({ env, db, redis, 
   const ingest = makeIngestService({
     ingest: makeIngestRepo(db.pool),
     limitBytes: CALLBACK_REPORT_LIMIT_BYTES,
-    // Outbox rows are durable already; a failed enqueue only delays them until the sweeper runs.
-    afterCommit: async (outboxIds) => {
-      await Promise.all(
-        outboxIds.map((id) =>
-          queue.enqueue('outbox-dispatch', { outbox_id: id }, { jobId: id }).catch((err) => logger.warn({ err, outboxId: id }, 'outbox dispatch not enqueued')),
-        ),
-      );
-    },
+    afterCommit: (outboxIds) => dispatchOutbox(queue, outboxIds, logger),
   });
   return {
     closeHooks: [() => queue.close()],

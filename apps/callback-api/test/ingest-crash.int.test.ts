@@ -98,7 +98,7 @@ describe('a callback plane killed mid-ingest', () => {
     return {
       findings: await one('SELECT count(*)::int AS n FROM findings WHERE org_id = $1'),
       history: await one('SELECT count(*)::int AS n FROM finding_history WHERE org_id = $1'),
-      findingEvents: await one("SELECT coalesce(sum(jsonb_array_length(payload->'findings')), 0)::int AS n FROM outbox WHERE org_id = $1 AND topic = 'findings'"),
+      findingEvents: await one("SELECT coalesce(sum(json_array_length(payload->'findings')), 0)::int AS n FROM outbox WHERE org_id = $1 AND topic = 'findings'"),
       receipts: await one('SELECT count(*)::int AS n FROM ingest_receipts WHERE org_id = $1'),
       tool: (await db.pool.query('SELECT status::text AS s FROM scan_tools WHERE scan_id = $1', [scan.scanId])).rows[0].s,
       lastSeen: await one('SELECT count(DISTINCT last_seen_scan_id)::int AS n FROM findings WHERE org_id = $1'),

@@ -155,6 +155,29 @@ describe('scanner callback ingest (read and callback planes in process)', () => 
     expect((await postReport(h.planes, other, 'other-tool', sarif([])).expect(200)).body.findings.fixed).toBe(0);
   });
 
+  it('keeps the tools of one entity apart across scans: each is merged and marked fixed only against its own findings', async () => {
+    const target = { kind: 'repository' as const, url: `https://git.example.test/acme/two-tools-${Date.now()}` };
+    const first = await createExternalScan(h.planes, tenant(), { tools: ['semgrep-ext', 'codeql-ext'], target });
+    await postReport(h.planes, first, 'semgrep-ext', threeResults()).expect(200);
+    await postReport(h.planes, first, 'codeql-ext', sarif([sarifResult('js/xss', 'src/a.js', 10), sarifResult('js/path', 'src/d.js', 1)])).expect(200);
+
+    // A scan with the other tool only: the first tool's findings stay last seen by the first scan.
+    const between = await createExternalScan(h.planes, tenant(), { tools: ['codeql-ext'], target });
+    const same = await postReport(h.planes, between, 'codeql-ext', sarif([sarifResult('js/xss', 'src/a.js', 10), sarifResult('js/path', 'src/d.js', 1)])).expect(200);
+    expect(same.body.findings).toEqual({ new: 0, seen_again: 2, fixed: 0, suppressed: 0, duplicates: 0 });
+
+    // The first tool comes back with one result gone: its findings are found through the first scan.
+    const later = await createExternalScan(h.planes, tenant(), { tools: ['semgrep-ext', 'codeql-ext'], target });
+    const semgrep = await postReport(h.planes, later, 'semgrep-ext', sarif([sarifResult('js/xss', 'src/a.js', 10), sarifResult('js/xss', 'src/b.js', 20)])).expect(200);
+    expect(semgrep.body.findings).toEqual({ new: 0, seen_again: 2, fixed: 1, suppressed: 0, duplicates: 0 });
+    const codeql = await postReport(h.planes, later, 'codeql-ext', sarif([])).expect(200);
+    expect(codeql.body.findings).toEqual({ new: 0, seen_again: 0, fixed: 2, suppressed: 0, duplicates: 0 });
+    const fixed = await allFindings(h.planes, tenant(), { entity: `repository:${target.url}`, status: 'fixed' });
+    expect(fixed.map((f) => `${f.tool} ${f.rule.id}`).sort()).toEqual(['codeql-ext js/path', 'codeql-ext js/xss', 'semgrep-ext js/sqli']);
+    const open = await allFindings(h.planes, tenant(), { entity: `repository:${target.url}`, status: 'open' });
+    expect(open).toHaveLength(2);
+  });
+
   it('stores a SARIF-suppressed result dismissed, with the suppression as its reason', async () => {
     const scan = await createExternalScan(h.planes, tenant());
     const suppressed = sarifResult('js/xss', 'src/s.js', 3, { suppressions: [{ kind: 'inSource', status: 'accepted', justification: 'sanitised upstream' }] });

@@ -237,7 +237,7 @@ describe('a worker process killed mid-ingest', () => {
     const [receipts] = await sql<{ n: number }>('SELECT count(*)::int AS n FROM ingest_receipts WHERE org_id = $1', [orgId]);
     expect(receipts.n).toBe(2 * TOOLS.length);
     const [events] = await sql<{ created: number; findings: number }>(
-      `SELECT (SELECT coalesce(sum(jsonb_array_length(payload->'findings')), 0)::int FROM outbox WHERE org_id = $1 AND event = 'findings.created') AS created,
+      `SELECT (SELECT coalesce(sum(json_array_length(payload->'findings')), 0)::int FROM outbox WHERE org_id = $1 AND event = 'findings.created') AS created,
               (SELECT count(*)::int FROM findings WHERE org_id = $1) AS findings`,
       [orgId],
     );

@@ -15,6 +15,18 @@ let poolAt = pool.length;
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 export function uuidv7(now: number = Date.now()): string {
+  return spell(nextId(now));
+}
+
+/** A new UUIDv7 written as its 16 bytes into `target` at `offset` (binary COPY); returns its text. */
+export function uuidv7Into(target: Buffer, offset: number, now: number = Date.now()): string {
+  const at = nextId(now);
+  pool.copy(target, offset, at, at + 16);
+  return spell(at);
+}
+
+/** Lays out the next id in the pool, in place; returns where its 16 bytes start. */
+function nextId(now: number): number {
   if (poolAt === pool.length) {
     randomFillSync(pool);
     poolAt = 0;
@@ -34,10 +46,18 @@ export function uuidv7(now: number = Date.now()): string {
     lastMs = now;
     sequence = pool[at + 6] & 0x07; // random start, leaving room to count up
   }
-  const ms = now.toString(16).padStart(12, '0');
+  pool.writeUInt16BE(Math.floor(now / 0x1_0000_0000), at);
+  pool.writeUInt32BE(now >>> 0, at + 2);
+  pool[at + 6] = 0x70 | (sequence >> 8);
+  pool[at + 7] = sequence & 0xff;
+  pool[at + 8] = 0x80 | (pool[at + 8] & 0x3f);
+  return at;
+}
+
+function spell(at: number): string {
   const p = pool;
   return (
-    `${ms.slice(0, 8)}-${ms.slice(8, 12)}-${HEX[0x70 | (sequence >> 8)]}${HEX[sequence & 0xff]}-` +
-    `${HEX[0x80 | (p[at + 8] & 0x3f)]}${HEX[p[at + 9]]}-${HEX[p[at + 10]]}${HEX[p[at + 11]]}${HEX[p[at + 12]]}${HEX[p[at + 13]]}${HEX[p[at + 14]]}${HEX[p[at + 15]]}`
+    `${HEX[p[at]]}${HEX[p[at + 1]]}${HEX[p[at + 2]]}${HEX[p[at + 3]]}-${HEX[p[at + 4]]}${HEX[p[at + 5]]}-${HEX[p[at + 6]]}${HEX[p[at + 7]]}-` +
+    `${HEX[p[at + 8]]}${HEX[p[at + 9]]}-${HEX[p[at + 10]]}${HEX[p[at + 11]]}${HEX[p[at + 12]]}${HEX[p[at + 13]]}${HEX[p[at + 14]]}${HEX[p[at + 15]]}`
   );
 }

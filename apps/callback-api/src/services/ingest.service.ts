@@ -41,7 +41,11 @@ export class ClientAbortedError extends Error {
 }
 
 export function makeIngestService(deps: TIngestServiceDeps) {
-  async function authenticate(scanId: string, tool: string, token: string | undefined): Promise<{ target: TCallbackTarget; scanTool: TCallbackTool }> {
+  async function authenticate(
+    scanId: string,
+    tool: string,
+    token: string | undefined,
+  ): Promise<{ target: TCallbackTarget; scanTool: TCallbackTool }> {
     const target = await deps.ingest.loadCallbackTarget(scanId);
     const scanTool = verifyCallbackCredential(target, tool, token);
     return { target: target as TCallbackTarget, scanTool };
@@ -103,7 +107,8 @@ export function makeIngestService(deps: TIngestServiceDeps) {
           idempotency_key: key,
           ingested_at: at.toISOString(),
         };
-        if (key !== null) await tx.saveReceipt({ orgId: target.orgId, scanToolId: scanTool.id, idempotencyKey: key, bodySha256: meter.sha256, result });
+        if (key !== null)
+          await tx.saveReceipt({ orgId: target.orgId, scanToolId: scanTool.id, idempotencyKey: key, bodySha256: meter.sha256, result });
         await tx.commit();
         if (deps.afterCommit) await deps.afterCommit([...transition.outboxIds, ...counts.outboxIds, ...fixedEvents]).catch(() => undefined);
         return { result, replayed: false };
@@ -113,14 +118,21 @@ export function makeIngestService(deps: TIngestServiceDeps) {
       }
     },
 
-    async reportOutcome(input: { scanId: string; tool: string; token: string | undefined; body: TToolOutcomeBody }): Promise<TToolOutcomeResult> {
+    async reportOutcome(input: {
+      scanId: string;
+      tool: string;
+      token: string | undefined;
+      body: TToolOutcomeBody;
+    }): Promise<TToolOutcomeResult> {
       const { target, scanTool } = await authenticate(input.scanId, input.tool, input.token);
       // A retried outcome that already took effect answers the same, instead of a conflict.
       if (scanTool.status === input.body.status) {
         return { scan_id: target.scanId, tool: input.tool, tool_status: scanTool.status, scan_status: target.status };
       }
       assertToolOpen(target, scanTool);
-      const error = input.body.error ?? (input.body.status === 'failed' ? { error_code: 'tool_failed', message: 'The tool reported a failure without details.' } : null);
+      const error =
+        input.body.error ??
+        (input.body.status === 'failed' ? { error_code: 'tool_failed', message: 'The tool reported a failure without details.' } : null);
       const transition = await deps.ingest.finishToolWithoutReport(target.orgId, target.scanId, input.tool, input.body.status, error);
       if (deps.afterCommit) await deps.afterCommit(transition.outboxIds).catch(() => undefined);
       return {
@@ -177,7 +189,7 @@ async function stageReport(
 }
 
 function toStagedRow(finding: TNormalizedFinding, entityKey: string, tool: string): TStagedFinding {
-  const location = Object.keys(finding.location).length > 0 ? finding.location : undefined;
+  const location = hasKeys(finding.location) ? finding.location : undefined;
   return {
     fingerprint: computeFingerprint({ entityKey, tool, finding }),
     severity: finding.severity,
@@ -193,10 +205,22 @@ function toStagedRow(finding: TNormalizedFinding, entityKey: string, tool: strin
   };
 }
 
+/** Whether an object has an own key (without listing them all, once per finding). */
+function hasKeys(o: object): boolean {
+  for (const key in o) if (Object.hasOwn(o, key)) return true;
+  return false;
+}
+
 function reportRefusal(error: ReportParseError, bytes: number): AppError {
   if (error.code === 'report_too_large') return tooLarge(bytes);
   // The JSON Pointer as the API's field path: /runs/0/results → body.runs.0.results
-  const field = ['body', ...error.pointer.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))].join('.');
+  const field = [
+    'body',
+    ...error.pointer
+      .split('/')
+      .slice(1)
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')),
+  ].join('.');
   return new AppError('invalid_report', {
     message: `The report could not be ingested: ${error.message}.`,
     errors: [{ field, issue: `${error.code}: ${error.message}` }],
@@ -211,6 +235,9 @@ function answerFromReceipt(receipt: { bodySha256: string; result: unknown }, dig
 }
 
 async function currentScanStatus(tx: TIngestTransaction, target: TCallbackTarget): Promise<TIngestResult['scan_status']> {
-  const { rows } = await tx.client.query('SELECT status::text AS status FROM scans WHERE org_id = $1::uuid AND id = $2::uuid', [target.orgId, target.scanId]);
+  const { rows } = await tx.client.query('SELECT status::text AS status FROM scans WHERE org_id = $1::uuid AND id = $2::uuid', [
+    target.orgId,
+    target.scanId,
+  ]);
   return rows[0]?.status ?? target.status;
 }

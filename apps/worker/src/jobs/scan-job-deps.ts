@@ -1,5 +1,5 @@
 import type { Db } from '@palisade/db';
-import type { TQueueProducer } from '@palisade/queue';
+import { dispatchOutbox as dispatchOutboxRows, type TQueueProducer } from '@palisade/queue';
 import type { Redis } from 'ioredis';
 
 export interface TJobLog {
@@ -11,7 +11,7 @@ export interface TJobLog {
 /** What the scan-lifecycle jobs need; wired once per worker process. */
 export interface TScanJobDeps {
   db: Pick<Db, 'primary'>;
-  queue: Pick<TQueueProducer, 'enqueue'>;
+  queue: Pick<TQueueProducer, 'enqueue' | 'enqueueMany'>;
   log: TJobLog;
 }
 
@@ -29,17 +29,13 @@ export interface TOutboxJobDeps {
   db: Pick<Db, 'primary'>;
   redis: Pick<Redis, 'eval'>;
   redisPrefix: string;
-  queue: Pick<TQueueProducer, 'enqueue'>;
+  queue: Pick<TQueueProducer, 'enqueue' | 'enqueueMany'>;
   log: TJobLog;
 }
 
 /** Enqueues outbox-dispatch for freshly written rows; a miss is picked up by the sweeper. */
-export async function dispatchOutbox(deps: Pick<TScanJobDeps, 'queue' | 'log'>, ids: readonly string[]): Promise<void> {
-  await Promise.all(
-    ids.map((id) =>
-      deps.queue.enqueue('outbox-dispatch', { outbox_id: id }, { jobId: id }).catch((err) => deps.log.warn({ err, outboxId: id }, 'outbox dispatch not enqueued')),
-    ),
-  );
+export function dispatchOutbox(deps: Pick<TScanJobDeps, 'queue' | 'log'>, ids: readonly string[]): Promise<void> {
+  return dispatchOutboxRows(deps.queue, ids, deps.log);
 }
 
 /** Enqueues the start jobs a scan needs (deadline, plan or tools); ids are deterministic, so repeats are harmless. */

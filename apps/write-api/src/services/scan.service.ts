@@ -1,4 +1,11 @@
-import { SCAN_DEADLINE_SECONDS, type TCreateScanBody, type TScan, type TScanRequestAccepted, type TTarget, type TToolCallback } from '@palisade/contracts';
+import {
+  SCAN_DEADLINE_SECONDS,
+  type TCreateScanBody,
+  type TScan,
+  type TScanRequestAccepted,
+  type TTarget,
+  type TToolCallback,
+} from '@palisade/contracts';
 import {
   createScanInTransaction,
   makeScanRequestRepo,
@@ -9,21 +16,13 @@ import {
   type PrismaClient,
   type Prisma,
 } from '@palisade/db';
-import {
-  AppError,
-  isBuiltinTool,
-  resolveScanPlan,
-  scanJobIds,
-  scanStartJobs,
-  toolCallbackUrl,
-  toScanView,
-} from '@palisade/domain';
-import type { TQueueProducer } from '@palisade/queue';
+import { AppError, isBuiltinTool, resolveScanPlan, scanJobIds, scanStartJobs, toolCallbackUrl, toScanView } from '@palisade/domain';
+import { dispatchOutbox, type TQueueProducer } from '@palisade/queue';
 
 export interface TScanServiceDeps {
   /** The primary client: every creation is one transaction. */
   db: Pick<PrismaClient, '$transaction'>;
-  queue: Pick<TQueueProducer, 'enqueue'>;
+  queue: Pick<TQueueProducer, 'enqueue' | 'enqueueMany'>;
   /** Base of the callback URLs handed to external scanners. */
   publicBaseUrl: string;
   log?: { warn(obj: object, msg: string): void };
@@ -45,14 +44,7 @@ export type TScanService = ReturnType<typeof makeScanService>;
  * event, then the fan-out job creates the scans.
  */
 export function makeScanService(deps: TScanServiceDeps) {
-  async function dispatchOutbox(ids: readonly string[]): Promise<void> {
-    // Best effort: a row whose job is lost here is picked up by the outbox sweeper.
-    await Promise.all(
-      ids.map((id) =>
-        deps.queue.enqueue('outbox-dispatch', { outbox_id: id }, { jobId: id }).catch((err) => deps.log?.warn({ err, outboxId: id }, 'outbox dispatch not enqueued')),
-      ),
-    );
-  }
+  const dispatchOutboxRows = (ids: readonly string[]) => dispatchOutbox(deps.queue, ids, deps.log);
 
   async function createOne(actor: TCreateScanActor, target: TTarget, tools: string[] | undefined, deadlineSeconds: number): Promise<TScan> {
     const now = new Date();
@@ -73,23 +65,34 @@ export function makeScanService(deps: TScanServiceDeps) {
     for (const job of scanStartJobs({ orgId: actor.orgId, scanId, deadlineAt, planDeferred: plan.deferred, tools: scan.tools, now })) {
       await deps.queue.enqueue(job.queue, job.payload as never, { jobId: job.jobId, delayMs: 'delayMs' in job ? job.delayMs : undefined });
     }
-    await dispatchOutbox(outboxIds);
+    await dispatchOutboxRows(outboxIds);
     const callbacks = new Map<string, TToolCallback>(
       [...tokens]
         .filter(([tool]) => !isBuiltinTool(tool))
-        .map(([tool, token]) => [tool, { url: toolCallbackUrl(deps.publicBaseUrl, scanId, tool), token, expires_at: deadlineAt.toISOString() }]),
+        .map(([tool, token]) => [
+          tool,
+          { url: toolCallbackUrl(deps.publicBaseUrl, scanId, tool), token, expires_at: deadlineAt.toISOString() },
+        ]),
     );
     return toScanView(scan, callbacks);
   }
 
-  async function createRequest(actor: TCreateScanActor, targets: TTarget[], tools: string[] | undefined, deadlineSeconds: number): Promise<TScanRequestAccepted> {
+  async function createRequest(
+    actor: TCreateScanActor,
+    targets: TTarget[],
+    tools: string[] | undefined,
+    deadlineSeconds: number,
+  ): Promise<TScanRequestAccepted> {
     const external = (tools ?? []).filter((tool) => !isBuiltinTool(tool));
     if (external.length > 0) {
       // Their credentials are shown once, on a 201; a fan-out has no response to show them in.
       throw new AppError('validation_failed', {
         message: 'External tools need a per-scan credential, which only a single-target request returns.',
         hint: 'Create one scan per target with POST /api/v2/scans {target} to use external tools.',
-        errors: external.map((tool) => ({ field: `body.tools[${(tools ?? []).indexOf(tool)}]`, issue: `${tool} is an external tool; use {target} to receive its callback credential` })),
+        errors: external.map((tool) => ({
+          field: `body.tools[${(tools ?? []).indexOf(tool)}]`,
+          issue: `${tool} is an external tool; use {target} to receive its callback credential`,
+        })),
       });
     }
     // Refuse now, not in the worker, a target the plan can do nothing with.
@@ -112,13 +115,19 @@ export function makeScanService(deps: TScanServiceDeps) {
           orgId: actor.orgId,
           topic: SCAN_REQUEST_TOPIC,
           event: 'scan_request.created',
-          payload: { scan_request_id: id, status: 'queued', targets_total: targets.length, tools: tools ?? null, at: request.createdAt.toISOString() },
+          payload: {
+            scan_request_id: id,
+            status: 'queued',
+            targets_total: targets.length,
+            tools: tools ?? null,
+            at: request.createdAt.toISOString(),
+          },
         },
       ]);
       return { request, outboxIds };
     });
     await deps.queue.enqueue('scan-fanout', { org_id: actor.orgId, scan_request_id: id }, { jobId: scanJobIds.fanout(id) });
-    await dispatchOutbox(outboxIds);
+    await dispatchOutboxRows(outboxIds);
     return { scan_request_id: request.id, status: request.status, targets_total: request.targetsTotal };
   }
 

@@ -3,9 +3,10 @@ import type { TDbClient } from '../prisma-types';
 
 /**
  * Findings, read side. Every query names the tenant first; a finding of another organization is
- * simply not found. Lists are keyset pages in id order, newest first (ids are UUIDv7), each
- * filter served by its (org_id, filter, id) index; the later findings issue extends the filter
- * set here rather than replacing it.
+ * simply not found. Lists are keyset pages in id order, newest first (ids are UUIDv7). Scan and
+ * severity have (org_id, filter, id) indexes; status has one for every status but open (the
+ * bulk, read along the primary key); entity and tool filter the primary-key walk. The later
+ * findings issue extends the filter set here rather than replacing it.
  */
 export interface TFindingFilters {
   scanId?: string;

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { CopyTextBuffer } from './copy-text-buffer';
+import { CopyBinaryRows, recycleCopyChunks } from './copy-binary-rows';
 
 /**
- * The staging half of report ingest. Findings are encoded as COPY text while the body streams
+ * The staging half of report ingest. Findings are encoded as COPY tuples while the body streams
  * in and shipped in batches: each batch is COPYed into a temporary table and merged into
  * `findings` (ingest-merge.repo) inside the one ingest transaction, while the next batch is
  * being parsed — the parser (Node) and the index maintenance (PostgreSQL) run side by side.
@@ -12,7 +12,9 @@ import { CopyTextBuffer } from './copy-text-buffer';
  * rolls the whole transaction back, temp table included, so a bad report writes nothing.
  */
 export interface TStagedFinding {
+  /** The hex digest from computeFingerprint (ASCII, written as is). */
   fingerprint: string;
+  /** A severity label (ASCII). */
   severity: string;
   title: string;
   description?: string;
@@ -48,10 +50,13 @@ export async function createStagingTable(client: pg.PoolClient): Promise<void> {
 
 /** COPYs one batch of encoded rows into the (empty) staging table. */
 export async function copyStagingBatch(client: pg.PoolClient, rows: readonly Buffer[]): Promise<void> {
-  await copyRows(client, `COPY ${STAGING_TABLE} (${COLUMNS}) FROM STDIN`, rows);
+  await copyRows(client, `COPY ${STAGING_TABLE} (${COLUMNS}) FROM STDIN (FORMAT binary)`, rows);
 }
 
-/** Runs a `COPY … FROM STDIN` statement with rows already encoded in COPY text format (UTF-8). */
+/**
+ * Runs a `COPY … FROM STDIN (FORMAT binary)` statement with a stream from CopyBinaryRows.take();
+ * once it has finished, the chunks go back for reuse.
+ */
 export async function copyRows(client: pg.PoolClient, statement: string, rows: readonly Buffer[]): Promise<void> {
   const stream = client.query(copyFrom(statement));
   const finished = new Promise<void>((resolve, reject) => {
@@ -63,25 +68,27 @@ export async function copyRows(client: pg.PoolClient, statement: string, rows: r
   }
   stream.end();
   await finished;
+  // Only after success: a failed COPY may leave chunks queued on the connection being discarded.
+  recycleCopyChunks(rows);
 }
 
-/** How a batcher turns rows into COPY text, and what travels with each batch besides the text. */
+/** How a batcher turns rows into COPY tuples, and what travels with each batch besides them. */
 export interface TBatchEncoder<TMeta> {
-  /** The COPY line(s) of a row; '' to leave it out. */
-  encode(seq: number, row: TStagedFinding): string;
+  /** Writes the row's tuple (or nothing, to leave it out). */
+  encode(out: CopyBinaryRows, seq: number, row: TStagedFinding): void;
   /** What goes with the batch about to be shipped (called once per batch, in order). */
   cut(): TMeta;
 }
 
-const STAGING_ENCODER: TBatchEncoder<undefined> = { encode: (seq, row) => encodeRow(seq, row), cut: () => undefined };
+const STAGING_ENCODER: TBatchEncoder<undefined> = { encode: (out, seq, row) => encodeRow(out, seq, row), cut: () => undefined };
 
 /**
- * Batches rows and runs `ship(rows, meta)` for each (`rows`: the batch's COPY text, UTF-8 chunks),
- * one at a time, at most one batch ahead: while batch n is in the database, batch n+1 is being
- * filled; filling n+2 waits for n.
+ * Batches rows and runs `ship(rows, meta)` for each (`rows`: the batch's COPY stream, binary
+ * chunks), one at a time, at most one batch ahead: while batch n is in the database, batch n+1
+ * is being filled; filling n+2 waits for n.
  */
 export class StagingBatcher<TMeta = undefined> {
-  private readonly pending = new CopyTextBuffer();
+  private readonly pending = new CopyBinaryRows();
   private pendingRows = 0;
   private seq = 0;
   private chain: Promise<void> = Promise.resolve();
@@ -98,7 +105,7 @@ export class StagingBatcher<TMeta = undefined> {
 
   /** Adds a row; a promise only when a batch was cut and must wait for the one in flight. */
   write(row: TStagedFinding): Promise<void> | undefined {
-    this.pending.append(this.encoder.encode(this.seq++, row));
+    this.encoder.encode(this.pending, this.seq++, row);
     this.pendingRows++;
     return this.pendingRows >= this.batchRows ? this.shipPending() : undefined;
   }
@@ -111,7 +118,7 @@ export class StagingBatcher<TMeta = undefined> {
 
   /** Drops rows not yet shipped and waits for the batch in flight, ignoring its outcome (before a rollback). */
   async abandon(): Promise<void> {
-    this.pending.take();
+    this.pending.discard();
     this.pendingRows = 0;
     await this.chain.catch(() => undefined);
   }
@@ -128,43 +135,20 @@ export class StagingBatcher<TMeta = undefined> {
   }
 }
 
-export function encodeRow(seq: number, row: TStagedFinding): string {
-  return (
-    `${seq}\t${copyText(row.fingerprint)}\t${copyText(row.severity)}\t${copyText(row.title)}\t${copyNullable(row.description)}\t` +
-    `${copyText(row.ruleId)}\t${copyNullable(row.ruleName)}\t${copyTextArray(row.cwe)}\t${copyTextArray(row.cve)}\t` +
-    `${copyJson(row.location)}\t${copyJson(row.evidence ?? [])}\t${copyJson(row.suppression)}\n`
-  );
-}
-
-// COPY text format: backslash, tab, newline and carriage return are escaped; \N is NULL.
-// NUL cannot be stored in text or jsonb at all, so it is dropped rather than failing the report.
-const SPECIAL = /[\\\t\n\r\u0000]/;
-export function copyText(value: string): string {
-  if (!SPECIAL.test(value)) return value;
-  return value.replace(/[\\\t\n\r\u0000]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : ''));
-}
-
-export function copyNullable(value: string | undefined): string {
-  return value === undefined ? '\\N' : copyText(value);
-}
-
-export function copyJson(value: unknown): string {
-  if (value === undefined || value === null) return '\\N';
-  // JSON.stringify escapes every control character, so of COPY's specials only the backslash
-  // can occur in its output: one plain replace instead of copyText's scan and callback.
-  const text = jsonText(value);
-  return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;
-}
-
-// jsonb refuses the \u0000 escape; the rare value that has one is re-serialized without NULs.
-function jsonText(value: unknown): string {
-  const out = JSON.stringify(value);
-  if (!out.includes('\\u0000')) return out;
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.replace(/\u0000/g, '') : v));
-}
-
-/** A PostgreSQL array literal: every element double-quoted, quotes and backslashes escaped. */
-export function copyTextArray(values: readonly string[]): string {
-  if (values.length === 0) return '{}';
-  return copyText(`{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`);
+/** A staging tuple: the columns of STAGING_TABLE, in COLUMNS order. */
+export function encodeRow(out: CopyBinaryRows, seq: number, row: TStagedFinding): void {
+  out
+    .row(12)
+    .int4(seq)
+    .ascii(row.fingerprint)
+    .ascii(row.severity)
+    .text(row.title)
+    .nullableText(row.description)
+    .text(row.ruleId)
+    .nullableText(row.ruleName)
+    .textArray(row.cwe)
+    .textArray(row.cve)
+    .json(row.location)
+    .json(row.evidence ?? [])
+    .jsonb(row.suppression);
 }

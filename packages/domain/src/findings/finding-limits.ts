@@ -24,6 +24,11 @@ function compact<T extends object>(o: T): T {
   return out;
 }
 
+/** Each value once, in order (most lists here hold one value or none: no Set for those). */
+function distinct(values: readonly string[]): string[] {
+  return values.length <= 1 ? values.slice() : [...new Set(values)];
+}
+
 type TRegion = { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number };
 
 /**
@@ -73,14 +78,29 @@ function limitEvidence(e: TEvidence): TEvidence | undefined {
       return compact({
         kind: e.kind,
         path: cut,
-        package: compact({ name: clip(e.package.name, 512), version: clipOpt(e.package.version, 256), purl: clipOpt(e.package.purl, 1024), ecosystem: clipOpt(e.package.ecosystem, 64) }),
-        fixed_versions: e.fixed_versions === undefined || e.fixed_versions.length === 0 ? undefined : e.fixed_versions.slice(0, 64).map((v) => clip(v, 256)),
+        package: compact({
+          name: clip(e.package.name, 512),
+          version: clipOpt(e.package.version, 256),
+          purl: clipOpt(e.package.purl, 1024),
+          ecosystem: clipOpt(e.package.ecosystem, 64),
+        }),
+        fixed_versions:
+          e.fixed_versions === undefined || e.fixed_versions.length === 0
+            ? undefined
+            : e.fixed_versions.slice(0, 64).map((v) => clip(v, 256)),
       });
     }
     case 'config_path':
       return e.file === ''
         ? undefined
-        : compact({ kind: e.kind, file: clip(e.file, 4096), path: clip(e.path, 2048), line: line(e.line), actual: clipOpt(e.actual, 2048), expected: clipOpt(e.expected, 2048) });
+        : compact({
+            kind: e.kind,
+            file: clip(e.file, 4096),
+            path: clip(e.path, 2048),
+            line: line(e.line),
+            actual: clipOpt(e.actual, 2048),
+            expected: clipOpt(e.expected, 2048),
+          });
     case 'artifact_hash':
       return compact({ kind: e.kind, algorithm: clip(e.algorithm, 32), digest: clip(e.digest, 256), artifact: clipOpt(e.artifact, 4096) });
     default:
@@ -94,7 +114,12 @@ function limitLocation(l: TFindingLocation): TFindingLocation {
   if (path !== undefined) out.path = path;
   putLines(out, l);
   if (l.package !== undefined) {
-    out.package = compact({ name: clip(l.package.name, 512), version: clipOpt(l.package.version, 256), purl: clipOpt(l.package.purl, 1024), ecosystem: clipOpt(l.package.ecosystem, 64) });
+    out.package = compact({
+      name: clip(l.package.name, 512),
+      version: clipOpt(l.package.version, 256),
+      purl: clipOpt(l.package.purl, 1024),
+      ecosystem: clipOpt(l.package.ecosystem, 64),
+    });
   }
   const logical = clipOpt(l.logical, 1024);
   if (logical !== undefined) out.logical = logical;
@@ -105,7 +130,9 @@ function limitLocation(l: TFindingLocation): TFindingLocation {
 function limitAliases(aliases: string[] | undefined, id: string, cves: string[]): string[] | undefined {
   if (aliases === undefined) return undefined;
   const skip = new Set([id, ...cves]);
-  const out = [...new Set(aliases.map((a) => a.replace(/\u0000/g, '').trim()))].filter((a) => a !== '' && a.length <= 128 && !skip.has(a)).slice(0, 64);
+  const out = [...new Set(aliases.map((a) => a.replace(/\u0000/g, '').trim()))]
+    .filter((a) => a !== '' && a.length <= 128 && !skip.has(a))
+    .slice(0, 64);
   return out.length === 0 ? undefined : out;
 }
 
@@ -118,12 +145,19 @@ export function limitFinding(f: TNormalizedFinding): TNormalizedFinding {
   }
   return compact({
     tool: clip(f.tool, 64),
-    source_tool: f.source_tool === undefined ? undefined : compact({ name: clip(f.source_tool.name, 256), version: clipOpt(f.source_tool.version, 64) }),
+    source_tool:
+      f.source_tool === undefined
+        ? undefined
+        : compact({ name: clip(f.source_tool.name, 256), version: clipOpt(f.source_tool.version, 64) }),
     rule: compact({
       id: clip(f.rule.id, 256),
       name: clipOpt(f.rule.name, 512),
-      cwe: f.rule.cwe.length === 0 ? [] : [...new Set(f.rule.cwe)].filter((c) => CWE_ID.test(c)).slice(0, 32),
-      cve: f.rule.cve.length === 0 ? [] : [...new Set(f.rule.cve)].map((c) => clip(c, 64)).slice(0, 64),
+      cwe: distinct(f.rule.cwe)
+        .filter((c) => CWE_ID.test(c))
+        .slice(0, 32),
+      cve: distinct(f.rule.cve)
+        .slice(0, 64)
+        .map((c) => clip(c, 64)),
       aliases: limitAliases(f.rule.aliases, f.rule.id, f.rule.cve),
     }),
     severity: f.severity,
@@ -141,7 +175,11 @@ export function limitFinding(f: TNormalizedFinding): TNormalizedFinding {
     suppression:
       f.suppression === undefined
         ? undefined
-        : compact({ kind: f.suppression.kind, status: clipOpt(f.suppression.status, 64), justification: clipOpt(f.suppression.justification, 4096) }),
+        : compact({
+            kind: f.suppression.kind,
+            status: clipOpt(f.suppression.status, 64),
+            justification: clipOpt(f.suppression.justification, 4096),
+          }),
     occurrence: f.occurrence,
   });
 }

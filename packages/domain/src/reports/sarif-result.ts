@@ -1,27 +1,50 @@
 import type { TEvidence, TSeverity } from '@palisade/contracts';
 import type { TFindingLocation, TFindingSuppression, TNormalizedFinding } from '../findings/normalized-finding';
 import { severityFromLabel, severityFromSarifLevel, severityFromSarifRank, severityFromSecuritySeverity } from '../findings/severity';
-import { arr, cvesFromText, cweFromNumber, cweFromText, firstLine, num, obj, pos, str, stripEmbeddedLinks, uniq, type TJsonObject } from './report-values';
+import {
+  arr,
+  cvesFromText,
+  cweFromNumber,
+  cweFromText,
+  firstLine,
+  num,
+  obj,
+  pos,
+  str,
+  stripEmbeddedLinks,
+  uniq,
+  type TJsonObject,
+} from './report-values';
 import type { SarifRun } from './sarif-run';
 
 /** One SARIF result → one normalized finding, or undefined for results that are not problems. */
-export function normalizeSarifResult(run: SarifRun, result: TJsonObject, tool: string, sourceTool: TNormalizedFinding['source_tool']): TNormalizedFinding | undefined {
+export function normalizeSarifResult(
+  run: SarifRun,
+  result: TJsonObject,
+  tool: string,
+  sourceTool: TNormalizedFinding['source_tool'],
+): TNormalizedFinding | undefined {
   const kind = str(result.kind) ?? 'fail';
   // "pass" and "notApplicable" report the absence of a problem; a result whose baselineState is
   // "absent" was in the baseline and is gone from this run. None of them is a finding.
   if (kind === 'pass' || kind === 'notApplicable' || result.baselineState === 'absent') return undefined;
 
   const rule = run.rule(result);
+  const facts = ruleFacts(run, rule);
   const ruleId = str(result.ruleId) ?? str(obj(result.rule)?.id) ?? str(rule?.id) ?? 'sarif-no-rule';
-  const ruleProps = obj(rule?.properties) ?? {};
+  const ruleProps = facts.props;
   const resultProps = obj(result.properties) ?? {};
   const message = messageText(run, rule, result.message);
 
-  const primary = arr(result.locations).map(obj).find((l) => l !== undefined);
+  const primary = arr(result.locations)
+    .map(obj)
+    .find((l) => l !== undefined);
   const physical = obj(primary?.physicalLocation);
   const region = obj(physical?.region);
   const path = run.artifactPath(physical?.artifactLocation);
-  const logical = arr(primary?.logicalLocations).map((l) => run.logicalName(l)).find((n) => n !== undefined);
+  const logical = arr(primary?.logicalLocations)
+    .map((l) => run.logicalName(l))
+    .find((n) => n !== undefined);
   const location: TFindingLocation = {
     path,
     start_line: pos(region?.startLine),
@@ -42,18 +65,20 @@ export function normalizeSarifResult(run: SarifRun, result: TJsonObject, tool: s
     }
   }
 
-  const shortDescription = str(obj(rule?.shortDescription)?.text);
-  const ruleName = str(rule?.name) ?? shortDescription;
-  const title = firstLine(shortDescription) ?? firstLine(message) ?? firstLine(ruleName) ?? ruleId;
+  const title = facts.descriptionTitle ?? firstLine(message) ?? facts.nameTitle ?? ruleId;
+  // Only the rule speaks of weaknesses and CVEs (the usual case): its answer, computed once.
+  const ruleOnly = resultProps.tags === undefined && resultProps.cwe === undefined && result.taxa === undefined;
 
   return {
     tool,
     source_tool: sourceTool,
     rule: {
       id: ruleId,
-      name: ruleName,
-      cwe: cwes(run, rule, result, ruleProps, resultProps),
-      cve: cvesFromText(ruleId, str(rule?.id), str(rule?.name), ...arr(ruleProps.tags), ...arr(resultProps.tags)),
+      name: facts.name,
+      cwe: ruleOnly ? [...facts.cwes] : cwes(run, rule, result, ruleProps, resultProps),
+      cve: ruleOnly
+        ? uniq([...cvesFromText(ruleId), ...facts.cves])
+        : cvesFromText(ruleId, str(rule?.id), str(rule?.name), ...arr(ruleProps.tags), ...arr(resultProps.tags)),
     },
     severity: severity(rule, result, kind, ruleProps, resultProps),
     title,
@@ -63,6 +88,39 @@ export function normalizeSarifResult(run: SarifRun, result: TJsonObject, tool: s
     fingerprint_hint: fingerprintHint(result, location),
     suppression: suppression(result),
   };
+}
+
+/** What a result takes from its rule alone, whatever the result says: computed once per rule and run. */
+interface TRuleFacts {
+  props: TJsonObject;
+  name: string | undefined;
+  /** The first line of the short description, and of the name: title candidates. */
+  descriptionTitle: string | undefined;
+  nameTitle: string | undefined;
+  /** The CWEs and CVEs of a result that adds none of its own (ruleOnly). */
+  cwes: readonly string[];
+  cves: readonly string[];
+}
+
+const NO_RULE = {};
+
+function ruleFacts(run: SarifRun, rule: TJsonObject | undefined): TRuleFacts {
+  const key = rule ?? NO_RULE;
+  const known = run.ruleFacts.get(key) as TRuleFacts | undefined;
+  if (known !== undefined) return known;
+  const props = obj(rule?.properties) ?? {};
+  const shortDescription = str(obj(rule?.shortDescription)?.text);
+  const name = str(rule?.name) ?? shortDescription;
+  const facts: TRuleFacts = {
+    props,
+    name,
+    descriptionTitle: firstLine(shortDescription),
+    nameTitle: firstLine(name),
+    cwes: cwes(run, rule, {}, props, {}),
+    cves: cvesFromText(str(rule?.id), str(rule?.name), ...arr(props.tags)),
+  };
+  run.ruleFacts.set(key, facts);
+  return facts;
 }
 
 function messageText(run: SarifRun, rule: TJsonObject | undefined, message: unknown): string | undefined {
@@ -81,7 +139,10 @@ function messageText(run: SarifRun, rule: TJsonObject | undefined, message: unkn
   return stripEmbeddedLinks(text).replace(/\{\{/g, '{').replace(/\}\}/g, '}');
 }
 
-function regionOf(run: SarifRun, location: TJsonObject | undefined): { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number; snippet?: string } | undefined {
+function regionOf(
+  run: SarifRun,
+  location: TJsonObject | undefined,
+): { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number; snippet?: string } | undefined {
   const physical = obj(location?.physicalLocation);
   const path = run.artifactPath(physical?.artifactLocation);
   if (path === undefined) return undefined;
@@ -109,7 +170,10 @@ function pushDataflows(run: SarifRun, evidence: TEvidence[], result: TJsonObject
   for (const cf of arr(result.codeFlows)) {
     for (const tf of arr(obj(cf)?.threadFlows)) {
       if (flows >= 8) return;
-      const steps: { region: { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number }; message?: string }[] = [];
+      const steps: {
+        region: { path: string; start_line?: number; end_line?: number; start_column?: number; end_column?: number };
+        message?: string;
+      }[] = [];
       for (const tfl of arr(obj(tf)?.locations)) {
         const loc = obj(obj(tfl)?.location);
         const r = regionOf(run, loc);
@@ -133,7 +197,13 @@ function pushDataflows(run: SarifRun, evidence: TEvidence[], result: TJsonObject
  * default) → a rank → SARIF's default level "warning". Non-"fail" kinds without any of these are
  * low ("review", "open") or info ("informational").
  */
-function severity(rule: TJsonObject | undefined, result: TJsonObject, kind: string, ruleProps: TJsonObject, resultProps: TJsonObject): TSeverity {
+function severity(
+  rule: TJsonObject | undefined,
+  result: TJsonObject,
+  kind: string,
+  ruleProps: TJsonObject,
+  resultProps: TJsonObject,
+): TSeverity {
   const config = obj(rule?.defaultConfiguration);
   // Tolerated spellings: a score or a word as security-severity, "Error" for "error", a rank as a string.
   const securitySeverity = (v: unknown): TSeverity | undefined => severityFromSecuritySeverity(v) ?? severityFromLabel(v);
@@ -152,12 +222,18 @@ function severity(rule: TJsonObject | undefined, result: TJsonObject, kind: stri
   );
 }
 
-function cwes(run: SarifRun, rule: TJsonObject | undefined, result: TJsonObject, ruleProps: TJsonObject, resultProps: TJsonObject): string[] {
+function cwes(
+  run: SarifRun,
+  rule: TJsonObject | undefined,
+  result: TJsonObject,
+  ruleProps: TJsonObject,
+  resultProps: TJsonObject,
+): string[] {
   const found: (string | undefined)[] = [];
   for (const tag of [...arr(ruleProps.tags), ...arr(resultProps.tags)]) found.push(cweFromText(tag));
   // properties.cwe: "CWE-79", ["CWE-79: ..."], 79 or ["79"] depending on the tool.
   for (const c of [...arr(ruleProps.cwe), ruleProps.cwe, ...arr(resultProps.cwe), resultProps.cwe]) {
-    found.push(typeof c === 'string' ? cweFromText(c) ?? cweFromNumber(c) : typeof c === 'number' ? cweFromNumber(c) : undefined);
+    found.push(typeof c === 'string' ? (cweFromText(c) ?? cweFromNumber(c)) : typeof c === 'number' ? cweFromNumber(c) : undefined);
   }
   // rule.relationships[].target and result.taxa[] point into a taxonomy; ids count as CWE
   // numbers only when that taxonomy is named CWE.
@@ -201,7 +277,9 @@ function fingerprintHint(result: TJsonObject, location: TFindingLocation): strin
  * is under review or rejected (SARIF 3.27.23, 3.35.3). "state" is the pre-release spelling.
  */
 function suppression(result: TJsonObject): TFindingSuppression | undefined {
-  const all = arr(result.suppressions).map(obj).filter((s): s is TJsonObject => s !== undefined);
+  const all = arr(result.suppressions)
+    .map(obj)
+    .filter((s): s is TJsonObject => s !== undefined);
   if (all.length === 0) return undefined;
   const status = (s: TJsonObject): string | undefined => str(s.status) ?? str(s.state);
   if (all.some((s) => status(s) === 'underReview' || status(s) === 'rejected')) return undefined;

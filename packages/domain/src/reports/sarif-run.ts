@@ -26,6 +26,14 @@ export class SarifRun {
   artifacts: TSarifArtifact[] = [];
   logicalLocations: TJsonObject[] = [];
   taxonomies: TJsonObject[] = [];
+  /**
+   * What results derive from their rule alone (see sarif-result ruleFacts), once per rule rather
+   * than once per result: a large report has a few rules and a hundred thousand results. Cleared
+   * when what it depends on (rules, taxonomies) is replaced.
+   */
+  readonly ruleFacts = new Map<TJsonObject, unknown>();
+  // Raw artifact URI → its path: results of one file repeat it in every location and flow step.
+  private readonly pathByUri = new Map<string, string | undefined>();
   /** Results that arrived before `tool` (see SarifHandler). */
   pending: TJsonObject[] = [];
   resultCount = 0;
@@ -54,6 +62,12 @@ export class SarifRun {
     }
     this.globalMessageStrings = obj(this.driver.globalMessageStrings) ?? {};
     this.secretScanner = SECRET_SCANNERS.test(str(this.driver.name) ?? '');
+    this.ruleFacts.clear();
+  }
+
+  setTaxonomies(value: unknown): void {
+    this.taxonomies = Array.isArray(value) ? value : [];
+    this.ruleFacts.clear();
   }
 
   setOriginalUriBaseIds(value: unknown): void {
@@ -72,6 +86,7 @@ export class SarifRun {
       .filter((u): u is string => u !== undefined && /^file:/i.test(u))
       .map((u) => (u.endsWith('/') ? u : u + '/'))
       .sort((a, b) => b.length - a.length);
+    this.pathByUri.clear();
   }
 
   setArtifactField(index: number, key: string, value: unknown): void {
@@ -117,7 +132,17 @@ export class SarifRun {
     let uri = str(loc.uri);
     if (uri === undefined && typeof loc.index === 'number') uri = this.artifacts[loc.index]?.uri;
     if (uri === undefined) return undefined;
-    uri = uri.trim();
+    const known = this.pathByUri.get(uri);
+    if (known !== undefined || this.pathByUri.has(uri)) return known;
+    const path = this.pathOf(uri);
+    // Bounded: a report that names more files than this just computes the rest again.
+    if (this.pathByUri.size >= 16_384) this.pathByUri.clear();
+    this.pathByUri.set(uri, path);
+    return path;
+  }
+
+  private pathOf(rawUri: string): string | undefined {
+    let uri = rawUri.trim();
     if (/^file:/i.test(uri)) {
       const lower = uri.toLowerCase();
       const base = this.baseUris.find((b) => lower.startsWith(b.toLowerCase()));

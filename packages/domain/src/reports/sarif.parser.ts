@@ -72,7 +72,8 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
     if (named?.run !== r) {
       const driverName = str(r.driver.name)?.trim();
       const version = str(r.driver.semanticVersion) ?? str(r.driver.version);
-      const sourceTool = driverName === undefined ? undefined : version === undefined ? { name: driverName } : { name: driverName, version };
+      const sourceTool =
+        driverName === undefined ? undefined : version === undefined ? { name: driverName } : { name: driverName, version };
       named = { run: r, tool: pickToolName(options.tool, driverName, 'sarif'), sourceTool };
     }
     return named;
@@ -96,7 +97,11 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
         // "2.1.0-rtm.N" is what a few producers of the final 2.1.0 pre-releases still write; the
         // shape is 2.1.0's (the one rtm spelling that differs, suppression "state", is read too).
         if (typeof version !== 'string' || !/^2\.1\.0(?:-rtm\.\d+)?$/.test(version.trim())) {
-          throw new ReportParseError('unsupported_version', `SARIF version ${JSON.stringify(version)} is not supported; send SARIF 2.1.0`, '/version');
+          throw new ReportParseError(
+            'unsupported_version',
+            `SARIF version ${JSON.stringify(version)} is not supported; send SARIF 2.1.0`,
+            '/version',
+          );
         }
         return;
       }
@@ -110,7 +115,7 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
       } else if (key === 'tool') run.setTool(ev.value);
       else if (key === 'originalUriBaseIds') run.setOriginalUriBaseIds(ev.value);
       else if (key === 'logicalLocations') run.logicalLocations = Array.isArray(ev.value) ? ev.value : [];
-      else if (key === 'taxonomies') run.taxonomies = Array.isArray(ev.value) ? ev.value : [];
+      else if (key === 'taxonomies') run.setTaxonomies(ev.value);
       else if (key === 'artifacts' && p.length === 5) run.setArtifactField(p[3] as number, p[4] as string, ev.value);
       return;
     }
@@ -124,7 +129,12 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
       if (!run.toolSeen) throw shapeError(p, 'the run has no "tool"');
       for (const result of run.pending) emit(run, result, out);
       const n = nameRun(run);
-      options.onRun?.({ index: runIndex, ...(n.sourceTool === undefined ? {} : { tool: n.sourceTool }), results: run.resultCount, findings: run.findingCount });
+      options.onRun?.({
+        index: runIndex,
+        ...(n.sourceTool === undefined ? {} : { tool: n.sourceTool }),
+        results: run.resultCount,
+        findings: run.findingCount,
+      });
       run = undefined;
     }
   };
