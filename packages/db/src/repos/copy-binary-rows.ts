@@ -63,11 +63,6 @@ export class CopyBinaryRows {
     return Buffer.concat(rows.full.concat(rows.chunk === null ? [] : [rows.chunk.subarray(0, rows.at)]));
   }
 
-  /** Rows written since the last take(). */
-  get count(): number {
-    return this.rows;
-  }
-
   /** Starts a tuple of `fields` fields (the stream header goes before the first). */
   row(fields: number): this {
     const buffer = this.room(HEADER.length + 2);

@@ -91,7 +91,7 @@ export function normalizeSarifResult(
 }
 
 /** What a result takes from its rule alone, whatever the result says: computed once per rule and run. */
-interface TRuleFacts {
+export interface TRuleFacts {
   props: TJsonObject;
   name: string | undefined;
   /** The first line of the short description, and of the name: title candidates. */
@@ -106,7 +106,7 @@ const NO_RULE = {};
 
 function ruleFacts(run: SarifRun, rule: TJsonObject | undefined): TRuleFacts {
   const key = rule ?? NO_RULE;
-  const known = run.ruleFacts.get(key) as TRuleFacts | undefined;
+  const known = run.ruleFacts.get(key);
   if (known !== undefined) return known;
   const props = obj(rule?.properties) ?? {};
   const shortDescription = str(obj(rule?.shortDescription)?.text);

@@ -1,4 +1,5 @@
 import { arr, obj, str, uriToPath, type TJsonObject } from './report-values';
+import type { TRuleFacts } from './sarif-result';
 
 /**
  * What one SARIF run keeps in memory while its results stream past: the tool's rule metadata
@@ -31,7 +32,7 @@ export class SarifRun {
    * than once per result: a large report has a few rules and a hundred thousand results. Cleared
    * when what it depends on (rules, taxonomies) is replaced.
    */
-  readonly ruleFacts = new Map<TJsonObject, unknown>();
+  readonly ruleFacts = new Map<TJsonObject, TRuleFacts>();
   // Raw artifact URI → its path: results of one file repeat it in every location and flow step.
   private readonly pathByUri = new Map<string, string | undefined>();
   /** Results that arrived before `tool` (see SarifHandler). */
