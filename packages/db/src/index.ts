@@ -16,6 +16,7 @@ export * from './repos/scan.repo';
 export * from './repos/scan-request.repo';
 export * from './repos/scan-lifecycle.repo';
 export * from './repos/scan-create.repo';
+export * from './repos/ingest-encoding';
 export * from './repos/ingest-staging.repo';
 export * from './repos/ingest-merge.repo';
 export * from './repos/ingest.repo';

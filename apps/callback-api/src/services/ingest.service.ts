@@ -1,13 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { TIngestResult, TToolOutcomeBody, TToolOutcomeResult } from '@palisade/contracts';
 import { AppError, isTerminalScan, isTerminalTool } from '@palisade/domain';
-import { computeFingerprint } from '@palisade/domain/findings/fingerprint';
-import type { TNormalizedFinding } from '@palisade/domain/findings/normalized-finding';
-import { detectReportFormat, parseReportChunks } from '@palisade/domain/reports/parse-report';
+import { detectReportFormat } from '@palisade/domain/reports/parse-report';
 import { ReportParseError } from '@palisade/domain/reports/report-parse-error';
-import type { IngestRepo, TCallbackTarget, TCallbackTool, TIngestTransaction, TStagedFinding } from '@palisade/db';
+import type { IngestRepo, TCallbackTarget, TCallbackTool, TIngestTransaction } from '@palisade/db';
 import { BodyMeter, assertDeclaredLength, hashBody, tooLarge } from './ingest-body';
 import { assertToolOpen, parseIdempotencyKey, verifyCallbackCredential } from './ingest-auth';
+import type { ReportEncoderPool } from './report-encoder-pool';
+import type { TEncodeSummary } from './report-encoding';
 
 export interface TIngestRequest {
   scanId: string;
@@ -29,6 +29,8 @@ export interface TIngestOutcome {
 export interface TIngestServiceDeps {
   ingest: Pick<IngestRepo, 'loadCallbackTarget' | 'receipt' | 'begin' | 'finishToolWithoutReport'>;
   limitBytes: number;
+  /** Where reports are parsed and encoded (worker threads). */
+  encoders: Pick<ReportEncoderPool, 'encode'>;
   /** Called after commit with the outbox rows written (e.g. enqueue outbox-dispatch); failures are the sweeper's. */
   afterCommit?: (outboxIds: string[]) => Promise<void>;
 }
@@ -87,8 +89,8 @@ export function makeIngestService(deps: TIngestServiceDeps) {
           return await replay(target, { ...scanTool, status: status ?? scanTool.status }, key, request.body);
         }
         const meter = new BodyMeter(deps.limitBytes);
-        const results = await stageReport(tx, request.body, meter, format, request.tool, target);
-        const counts = await tx.endStaging();
+        const summary = await stageReport(deps.encoders, tx, request.body, meter, format, request.tool, target);
+        const counts = await tx.endStaging(summary);
         const { fixed, outboxIds: fixedEvents } = await tx.markFixed();
         const transition = await tx.finishTool(target.orgId, target.scanId, request.tool, 'succeeded', {
           findingsCount: counts.distinct,
@@ -102,7 +104,7 @@ export function makeIngestService(deps: TIngestServiceDeps) {
           format,
           tool_status: transition.tool.to,
           scan_status: transition.scan?.to ?? (await currentScanStatus(tx, target)),
-          results,
+          results: summary.results,
           findings: { new: counts.new, seen_again: counts.seenAgain, fixed, suppressed: counts.suppressed, duplicates: counts.duplicates },
           idempotency_key: key,
           ingested_at: at.toISOString(),
@@ -148,36 +150,27 @@ export function makeIngestService(deps: TIngestServiceDeps) {
 export type IngestService = ReturnType<typeof makeIngestService>;
 
 /**
- * Streams the body through the meter and the parser into the staging table. Every failure
- * surfaces here as a refusal (413, 422) or ClientAbortedError; the caller rolls back.
+ * Streams the body through the meter and an encoder worker into the ingest transaction. Every
+ * failure surfaces here as a refusal (413, 422) or ClientAbortedError; the caller rolls back.
  */
 async function stageReport(
+  encoders: TIngestServiceDeps['encoders'],
   tx: TIngestTransaction,
   body: Readable,
   meter: BodyMeter,
   format: NonNullable<ReturnType<typeof detectReportFormat>>,
   tool: string,
   target: TCallbackTarget,
-): Promise<number> {
-  const entityKey = `${target.entity.type}:${target.entity.id}`;
+): Promise<TEncodeSummary> {
   const onClose = () => {
     if (!(body as Readable & { complete?: boolean }).complete) meter.destroy(new ClientAbortedError());
   };
   body.on('close', onClose);
   body.on('error', onClose);
   body.pipe(meter);
-  let results = 0;
   try {
-    for await (const items of parseReportChunks(format, meter, { tool })) {
-      for (const item of items) {
-        if (item.type !== 'finding') continue;
-        results++;
-        // Awaited only when a batch must wait for the one before it (backpressure).
-        const staged = tx.stage(toStagedRow(item.finding, entityKey, tool));
-        if (staged !== undefined) await staged;
-      }
-    }
-    return results;
+    const job = { format, tool, entityKey: `${target.entity.type}:${target.entity.id}`, encoding: tx.encoding };
+    return await encoders.encode(job, meter, (rows, events) => tx.ship(rows, events));
   } catch (error) {
     body.unpipe(meter);
     if (error instanceof ReportParseError) throw reportRefusal(error, meter.bytes);
@@ -186,29 +179,6 @@ async function stageReport(
     body.off('close', onClose);
     body.off('error', onClose);
   }
-}
-
-function toStagedRow(finding: TNormalizedFinding, entityKey: string, tool: string): TStagedFinding {
-  const location = hasKeys(finding.location) ? finding.location : undefined;
-  return {
-    fingerprint: computeFingerprint({ entityKey, tool, finding }),
-    severity: finding.severity,
-    title: finding.title,
-    description: finding.message,
-    ruleId: finding.rule.id,
-    ruleName: finding.rule.name,
-    cwe: finding.rule.cwe,
-    cve: finding.rule.cve,
-    location,
-    evidence: finding.evidence,
-    suppression: finding.suppression,
-  };
-}
-
-/** Whether an object has an own key (without listing them all, once per finding). */
-function hasKeys(o: object): boolean {
-  for (const key in o) if (Object.hasOwn(o, key)) return true;
-  return false;
 }
 
 function reportRefusal(error: ReportParseError, bytes: number): AppError {

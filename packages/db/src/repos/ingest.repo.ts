@@ -3,20 +3,22 @@ import type { TEntityType, TScanStatus, TToolStatus } from '@palisade/contracts'
 import { uuidv7 } from '../ids';
 import { transitionTool, type TToolTransitionResult } from './scan-lifecycle.repo';
 import { NO_COUNTS, addCounts, isStaleReport, markAbsentFindingsFixed, mergeStagedFindings, type TMergeCounts, type TMergeScope } from './ingest-merge.repo';
-import { FIRST_REPORT_BATCH_ROWS, FirstReportWriter, hasFindingsFor } from './ingest-first-report.repo';
-import { StagingBatcher, copyStagingBatch, createStagingTable, type TStagedFinding } from './ingest-staging.repo';
+import { FirstReportWriter, hasFindingsFor } from './ingest-first-report.repo';
+import type { TCreatedEvent, TEncodeTally, TIngestEncoding } from './ingest-encoding';
+import { copyStagingBatch, createStagingTable } from './ingest-staging.repo';
 
 /**
  * Scanner-callback ingest on the primary's pg pool: plain SQL and COPY, one transaction per
  * report. The sequence a caller drives (apps/callback-api ingest.service):
  *
  *   loadCallbackTarget(scanId)      → the scan and its tools, to verify the credential against
- *   const tx = await begin(scope)   → BEGIN, pg_advisory_xact_lock per (org, entity, tool), and either
- *                                     the first-report writer (nothing known yet: COPY into findings)
- *                                     or a staging table to merge from
+ *   const tx = await begin(scope)   → BEGIN, pg_advisory_xact_lock per (org, entity, tool), and
+ *                                     tx.encoding: either a first report (nothing known yet: COPY
+ *                                     into findings) or a staging table to merge from
  *   tx.receipt(…) / tx.toolStatus(…) → re-checked under the lock
- *   tx.stage(row) …                 → batched COPY + merge while the body streams; any failure → tx.rollback()
- *   await tx.endStaging()           → the last batch merged; the report's counts
+ *   tx.ship(rows, events) …         → each batch encoded as tx.encoding says (ingest-encoding), COPYed
+ *                                     (+ merged) while the body streams; any failure → tx.rollback()
+ *   await tx.endStaging(tally)      → the report's counts
  *   tx.markFixed() / tx.finishTool(...) / tx.saveReceipt(...)
  *   tx.commit()
  *
@@ -51,10 +53,12 @@ export interface TIngestTransaction {
   readonly client: pg.PoolClient;
   receipt(orgId: string, scanToolId: string, idempotencyKey: string): Promise<TIngestReceipt | null>;
   toolStatus(orgId: string, scanToolId: string): Promise<TToolStatus | null>;
-  /** Queues a finding; a promise when the caller must wait before sending the next (backpressure). */
-  stage(row: TStagedFinding): Promise<void> | undefined;
-  /** Merges what is left; the counts of the whole report. */
-  endStaging(): Promise<TMergeCounts>;
+  /** How the report's rows must be encoded for ship(). */
+  readonly encoding: TIngestEncoding;
+  /** COPYs one encoded batch (and merges it, or writes its events); one at a time, in order. */
+  ship(rows: readonly Buffer[], events: readonly TCreatedEvent[] | undefined): Promise<void>;
+  /** After the last batch: the counts of the whole report. */
+  endStaging(tally: TEncodeTally): Promise<TMergeCounts>;
   markFixed(): Promise<{ fixed: number; outboxIds: string[] }>;
   finishTool(orgId: string, scanId: string, tool: string, to: TToolStatus, patch: { findingsCount?: number; reportComplete?: boolean; at: Date; error?: { error_code: string; message: string } | null }): Promise<TToolTransitionResult>;
   saveReceipt(input: { orgId: string; scanToolId: string; idempotencyKey: string; bodySha256: string; result: unknown }): Promise<void>;
@@ -122,24 +126,31 @@ export function makeIngestRepo(pool: pg.Pool) {
         throw error;
       }
       let counts = NO_COUNTS;
-      const batcher: { write(row: TStagedFinding): Promise<void> | undefined; end(): Promise<void>; abandon(): Promise<void> } =
-        first !== null
-          ? new StagingBatcher(first.ship, FIRST_REPORT_BATCH_ROWS, first)
-          : new StagingBatcher(async (text) => {
-              await copyStagingBatch(client, text);
-              counts = addCounts(counts, await mergeStagedFindings(client, scope));
-            });
+      // The batch in the database, if any: rollback lets it settle before ROLLBACK.
+      let inFlight: Promise<void> = Promise.resolve();
+      const shipBatch = async (rows: readonly Buffer[], events: readonly TCreatedEvent[] | undefined): Promise<void> => {
+        if (first !== null) return first.ship(rows, events ?? []);
+        await copyStagingBatch(client, rows);
+        counts = addCounts(counts, await mergeStagedFindings(client, scope));
+      };
+      const { orgId, scanId, tool, entity, at } = scope;
+      const encoding: TIngestEncoding = first !== null ? { kind: 'first-report', scope: { orgId, scanId, tool, entity, at } } : { kind: 'staging' };
       return {
         client,
+        encoding,
         receipt: (orgId, scanToolId, key) => findReceipt(client, orgId, scanToolId, key),
         async toolStatus(orgId, scanToolId) {
           const { rows } = await client.query('SELECT status::text AS status FROM scan_tools WHERE org_id = $1::uuid AND id = $2::uuid', [orgId, scanToolId]);
           return rows[0]?.status ?? null;
         },
-        stage: (row) => batcher.write(row),
-        async endStaging() {
-          await batcher.end();
-          return first !== null ? first.finish() : counts;
+        ship(rows, events) {
+          const shipped = inFlight.then(() => shipBatch(rows, events));
+          inFlight = shipped.catch(() => undefined);
+          return shipped;
+        },
+        async endStaging(tally) {
+          await inFlight;
+          return first !== null ? first.finish(tally) : counts;
         },
         // A first report has nothing older to find absent.
         markFixed: () => (first !== null ? Promise.resolve({ fixed: 0, outboxIds: [] }) : markAbsentFindingsFixed(client, scope)),
@@ -164,7 +175,7 @@ export function makeIngestRepo(pool: pg.Pool) {
         async rollback() {
           if (!open) return;
           // A batch may still be in flight on this connection; let it settle before ROLLBACK.
-          await batcher.abandon();
+          await inFlight;
           try {
             await client.query('ROLLBACK');
           } catch {

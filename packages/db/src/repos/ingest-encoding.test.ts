@@ -1,5 +1,5 @@
 import type { CopyBinaryRows } from './copy-binary-rows';
-import { StagingBatcher } from './ingest-staging.repo';
+import { StagingBatcher } from './ingest-encoding';
 
 const row = { fingerprint: 'fp', severity: 'high', title: 't', ruleId: 'r', cwe: [], cve: [], evidence: [] };
 
