@@ -62,20 +62,20 @@ describe('ReportEncoderPool', () => {
     const shipped: Array<{ tuples: number; events: TCreatedEvent[] }> = [];
     let shipping = 0;
     let overlapped = false;
-    const summary = await pool.encode(firstReport, body(sarif(4_500, { repeatEvery: 10 })), async (rows, events) => {
+    const summary = await pool.encode(firstReport, body(sarif(11_000, { repeatEvery: 10 })), async (rows, events) => {
       overlapped ||= shipping > 0;
       shipping++;
       await new Promise((resolve) => setTimeout(resolve, 5));
       shipped.push({ tuples: countTuples(rows), events: events ?? [] });
       shipping--;
     });
-    // Every tenth result repeats the one before it: 450 duplicates, dropped, first kept.
-    expect(summary).toEqual({ results: 4_500, staged: 4_500, distinct: 4_050, suppressed: 0 });
+    // Every tenth result repeats the one before it: 1,100 duplicates, dropped, first kept.
+    expect(summary).toEqual({ results: 11_000, staged: 11_000, distinct: 9_900, suppressed: 0 });
     expect(overlapped).toBe(false);
-    expect(shipped.map((batch) => batch.tuples)).toEqual([1_800, 1_800, 450]);
+    expect(shipped.map((batch) => batch.tuples)).toEqual([4_500, 4_500, 900]);
     const events = shipped.flatMap((batch) => batch.events);
-    expect(events).toHaveLength(4_050);
-    expect(new Set(events.map((event) => event.finding_id)).size).toBe(4_050);
+    expect(events).toHaveLength(9_900);
+    expect(new Set(events.map((event) => event.finding_id)).size).toBe(9_900);
     expect(events[0]).toEqual({ finding_id: expect.stringMatching(/^[0-9a-f-]{36}$/), severity: 'high', title: expect.any(String), status: 'open', previous_status: null });
     shipped.forEach((batch) => expect(batch.events).toHaveLength(batch.tuples));
   });
