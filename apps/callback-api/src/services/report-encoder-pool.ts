@@ -14,8 +14,9 @@ import type { TEncodeJob, TEncodeSummary, TShipBatch } from './report-encoding';
  * turns one into the other (bench/README.md, ingest).
  *
  * Memory stays bounded both ways: at most INPUT_WINDOW bytes of body are handed over and not
- * yet taken by the parser (the body is not read further meanwhile), and the worker cuts a new
- * batch only once the one before it has been shipped (StagingBatcher).
+ * yet taken by the parser (the body is not read further meanwhile), and at most BATCHES_AHEAD
+ * encoded batches wait here for the connection before the worker stops encoding
+ * (report-encoder.worker).
  */
 const INPUT_WINDOW = 4 * 1024 * 1024;
 const MESSAGE_BYTES = 256 * 1024;
