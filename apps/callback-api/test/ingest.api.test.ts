@@ -53,8 +53,15 @@ describe('scanner callback ingest (read and callback planes in process)', () => 
     const events = await h.planes.db.pool.query("SELECT event, payload FROM outbox WHERE org_id = $1 AND topic = 'findings' AND payload->>'scan_id' = $2", [h.orgId, scan.scanId]);
     expect(events.rows).toHaveLength(1);
     expect(events.rows[0].event).toBe('findings.created');
-    expect(events.rows[0].payload.findings.map((f: { finding_id: string }) => f.finding_id).sort()).toEqual(items.map((i) => i.finding_id).sort());
-    expect(events.rows[0].payload.entity).toEqual(items[0].entity);
+    expect(events.rows[0].payload).toEqual({
+      scan_id: scan.scanId,
+      tool: 'ext-scanner',
+      entity: items[0].entity,
+      findings: expect.arrayContaining(
+        items.map((item) => ({ finding_id: item.finding_id, severity: item.severity, title: item.title, status: 'open', previous_status: null })),
+      ),
+    });
+    expect(events.rows[0].payload.findings).toHaveLength(3);
   });
 
   it('answers a retry with the same Idempotency-Key and body from the stored result, adding nothing', async () => {

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { TCreatedEvent } from '@palisade/db';
+import { EVENT_GROUP } from '@palisade/db';
 import { ReportParseError } from '@palisade/domain/reports/report-parse-error';
 import { ReportEncoderPool } from './report-encoder-pool';
 import type { TEncodeJob } from './report-encoding';
@@ -59,25 +59,30 @@ describe('ReportEncoderPool', () => {
   afterEach(() => pool.close());
 
   it('encodes a report on a worker into batches of tuples with their events, one ship at a time, and tallies it', async () => {
-    const shipped: Array<{ tuples: number; events: TCreatedEvent[] }> = [];
+    const shipped: Array<{ tuples: number; groups: Array<Array<Record<string, unknown>>> }> = [];
     let shipping = 0;
     let overlapped = false;
     const summary = await pool.encode(firstReport, body(sarif(11_000, { repeatEvery: 10 })), async (rows, events) => {
       overlapped ||= shipping > 0;
       shipping++;
       await new Promise((resolve) => setTimeout(resolve, 5));
-      shipped.push({ tuples: countTuples(rows), events: events ?? [] });
+      shipped.push({ tuples: countTuples(rows), groups: (events ?? []).map((group) => JSON.parse(group)) });
       shipping--;
     });
     // Every tenth result repeats the one before it: 1,100 duplicates, dropped, first kept.
     expect(summary).toEqual({ results: 11_000, staged: 11_000, distinct: 9_900, suppressed: 0 });
     expect(overlapped).toBe(false);
     expect(shipped.map((batch) => batch.tuples)).toEqual([4_500, 4_500, 900]);
-    const events = shipped.flatMap((batch) => batch.events);
+    // Each batch's events, as the JSON text of outbox rows of EVENT_GROUP events at most.
+    expect(shipped.map((batch) => batch.groups.map((group) => group.length))).toEqual([
+      Array(9).fill(EVENT_GROUP),
+      Array(9).fill(EVENT_GROUP),
+      [EVENT_GROUP, 400],
+    ]);
+    const events = shipped.flatMap((batch) => batch.groups.flat());
     expect(events).toHaveLength(9_900);
     expect(new Set(events.map((event) => event.finding_id)).size).toBe(9_900);
     expect(events[0]).toEqual({ finding_id: expect.stringMatching(/^[0-9a-f-]{36}$/), severity: 'high', title: expect.any(String), status: 'open', previous_status: null });
-    shipped.forEach((batch) => expect(batch.events).toHaveLength(batch.tuples));
   });
 
   it('gives a bad report back as a ReportParseError and keeps the worker for the next report', async () => {

@@ -1,4 +1,4 @@
-import type { TCreatedEvent } from '@palisade/db/repos/ingest-encoding';
+import type { TCreatedEventGroups } from '@palisade/db/repos/ingest-encoding';
 import type { ReportParseError } from '@palisade/domain/reports/report-parse-error';
 import type { TEncodeJob, TEncodeSummary } from './report-encoding';
 
@@ -18,7 +18,7 @@ export type TToWorker =
 
 export type TFromWorker =
   | { type: 'consumed'; bytes: number }
-  | { type: 'batch'; chunks: Array<{ buffer: ArrayBuffer; offset: number; length: number }>; events: TCreatedEvent[] | undefined }
+  | { type: 'batch'; chunks: Array<{ buffer: ArrayBuffer; offset: number; length: number }>; events: TCreatedEventGroups | undefined }
   | { type: 'done'; summary: TEncodeSummary }
   | { type: 'failed'; error: TEncodeFailure };
 

@@ -2,7 +2,7 @@ import { computeFingerprint } from '@palisade/domain/findings/fingerprint';
 import type { TNormalizedFinding } from '@palisade/domain/findings/normalized-finding';
 import { parseReportChunks, type TReportSource } from '@palisade/domain/reports/parse-report';
 import type { TReportFormat } from '@palisade/domain/reports/report-item';
-import { batcherFor, type TCreatedEvent, type TEncodeTally, type TIngestEncoding, type TStagedFinding } from '@palisade/db/repos/ingest-encoding';
+import { batcherFor, type TCreatedEventGroups, type TEncodeTally, type TIngestEncoding, type TStagedFinding } from '@palisade/db/repos/ingest-encoding';
 
 /**
  * A report body turned into COPY batches: parse (streaming), normalize, fingerprint, encode, in
@@ -25,7 +25,7 @@ export interface TEncodeSummary extends TEncodeTally {
 }
 
 /** Ships one batch; the next is not shipped before this one has resolved. */
-export type TShipBatch = (rows: Buffer[], events: TCreatedEvent[] | undefined) => Promise<void>;
+export type TShipBatch = (rows: Buffer[], events: TCreatedEventGroups | undefined) => Promise<void>;
 
 /** Throws ReportParseError for a bad report (possibly after some batches were shipped), or what `ship` threw. */
 export async function encodeReport(job: TEncodeJob, source: TReportSource, ship: TShipBatch): Promise<TEncodeSummary> {

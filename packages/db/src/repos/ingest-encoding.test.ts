@@ -1,5 +1,5 @@
-import type { CopyBinaryRows } from './copy-binary-rows';
-import { StagingBatcher } from './ingest-encoding';
+import { CopyBinaryRows } from './copy-binary-rows';
+import { EVENT_GROUP, FirstReportEncoder, StagingBatcher } from './ingest-encoding';
 
 const row = { fingerprint: 'fp', severity: 'high', title: 't', ruleId: 'r', cwe: [], cve: [], evidence: [] };
 
@@ -30,5 +30,31 @@ describe('StagingBatcher', () => {
     for (let i = 0; i < 4; i++) await batcher.write(row);
     await batcher.abandon();
     expect(shipped).toEqual([3]);
+  });
+});
+
+describe('FirstReportEncoder', () => {
+  const scope = {
+    orgId: '0190a6e0-0000-7000-8000-000000000001',
+    scanId: '0190a6e0-0000-7000-8000-000000000002',
+    tool: 'semgrep',
+    entity: { type: 'repository', id: 'https://git.example.test/a/b', name: 'a/b' },
+    at: new Date('2026-11-24T10:00:00Z'),
+  };
+
+  it('cuts the events of each batch into groups of JSON text, titles escaped, repeats and NULs left out', () => {
+    const encoder = new FirstReportEncoder(scope);
+    const out = new CopyBinaryRows();
+    const title = 'He said "no" \\ then\nleft \u2028 ✓ \ud83d\ude00';
+    for (let i = 0; i < EVENT_GROUP + 3; i++) encoder.encode(out, i, { ...row, fingerprint: `fp${i}`, title: i === 1 ? title : `t${i}` });
+    encoder.encode(out, 0, { ...row, fingerprint: 'fp0' }); // a repeat: no tuple, no event
+    encoder.encode(out, 0, { ...row, fingerprint: 'fp-suppressed', title: 'a\u0000b', suppression: { kind: 'inSource' } });
+    const groups = encoder.cut().map((text) => JSON.parse(text));
+    expect(groups.map((group) => group.length)).toEqual([EVENT_GROUP, 4]);
+    expect(groups[0][0]).toEqual({ finding_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7/), severity: 'high', title: 't0', status: 'open', previous_status: null });
+    expect(groups[0][1].title).toBe(title);
+    expect(groups[1][3]).toMatchObject({ title: 'ab', status: 'dismissed' });
+    expect(encoder.cut()).toEqual([]);
+    expect(encoder.tally()).toEqual({ staged: EVENT_GROUP + 5, distinct: EVENT_GROUP + 4, suppressed: 1 });
   });
 });

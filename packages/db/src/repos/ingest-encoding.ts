@@ -46,8 +46,17 @@ export interface TEncodeTally {
   suppressed: number;
 }
 
-/** A `findings.created` event of a first report, as its outbox payload lists it. */
-export type TCreatedEvent = { finding_id: string; severity: string; title: string; status: string; previous_status: null };
+/** Findings per outbox row of finding events (the payload's `findings` list), on both ingest paths. */
+export const EVENT_GROUP = 500;
+
+/**
+ * The `findings.created` events of one first-report batch: the JSON text of the `findings` list
+ * of each of its outbox rows (EVENT_GROUP events at most, `{finding_id, severity, title, status,
+ * previous_status}` each, as the merge path builds them in SQL). Text written beside the tuple,
+ * not event objects: 100,000 objects built, cloned to the plane's main thread and serialized
+ * there cost several times the text (bench/README.md, ingest).
+ */
+export type TCreatedEventGroups = string[];
 
 /** How a batcher turns rows into COPY tuples, and what travels with each batch besides them. */
 export interface TBatchEncoder<TMeta> {
@@ -158,9 +167,10 @@ const STAGING_ENCODER: TBatchEncoder<undefined> = { encode: encodeStagingRow, cu
  * ingest lock, and fingerprints are derived from entity and tool, so no other report can insert
  * one of these fingerprints meanwhile; repeats inside the report are dropped here, first one kept.
  */
-export class FirstReportEncoder implements TBatchEncoder<TCreatedEvent[]> {
+export class FirstReportEncoder implements TBatchEncoder<TCreatedEventGroups> {
   private readonly seen = new Set<string>();
-  private events: TCreatedEvent[] = [];
+  private groups: TCreatedEventGroups = [];
+  private group: string[] = [];
   private staged = 0;
   private suppressed = 0;
   /** The columns every row of the report shares, encoded once. */
@@ -188,7 +198,11 @@ export class FirstReportEncoder implements TBatchEncoder<TCreatedEvent[]> {
     const shared = this.shared;
     // In FIRST_REPORT_COLUMNS order.
     const id = out.row(FIRST_REPORT_COLUMN_COUNT).newUuidV7();
-    this.events.push({ finding_id: id, severity: row.severity, title: row.title, status, previous_status: null });
+    // Ids are hex, severity and status enum labels: only the title needs escaping, and it goes
+    // without NULs, as the tuple stores it (copy-binary-rows text()).
+    const title = JSON.stringify(row.title.includes('\u0000') ? row.title.replaceAll('\u0000', '') : row.title);
+    this.group.push(`{"finding_id":"${id}","severity":"${row.severity}","title":${title},"status":"${status}","previous_status":null}`);
+    if (this.group.length === EVENT_GROUP) this.closeGroup();
     out
       .fields(shared.org)
       .ascii(row.fingerprint)
@@ -209,10 +223,17 @@ export class FirstReportEncoder implements TBatchEncoder<TCreatedEvent[]> {
   }
 
   /** The events of the rows encoded since the last cut: they travel with that batch. */
-  cut(): TCreatedEvent[] {
-    const events = this.events;
-    this.events = [];
-    return events;
+  cut(): TCreatedEventGroups {
+    this.closeGroup();
+    const groups = this.groups;
+    this.groups = [];
+    return groups;
+  }
+
+  private closeGroup(): void {
+    if (this.group.length === 0) return;
+    this.groups.push(`[${this.group.join(',')}]`);
+    this.group = [];
   }
 
   tally(): TEncodeTally {
@@ -223,13 +244,13 @@ export class FirstReportEncoder implements TBatchEncoder<TCreatedEvent[]> {
 /** The batcher for an encoding; `tally()` once the batcher has ended. */
 export function batcherFor(
   encoding: TIngestEncoding,
-  ship: (rows: Buffer[], events: TCreatedEvent[] | undefined) => Promise<void>,
-): { batcher: StagingBatcher<TCreatedEvent[] | undefined>; tally(): TEncodeTally } {
+  ship: (rows: Buffer[], events: TCreatedEventGroups | undefined) => Promise<void>,
+): { batcher: StagingBatcher<TCreatedEventGroups | undefined>; tally(): TEncodeTally } {
   if (encoding.kind === 'first-report') {
     const encoder = new FirstReportEncoder(encoding.scope);
-    return { batcher: new StagingBatcher<TCreatedEvent[] | undefined>(ship, FIRST_REPORT_BATCH_ROWS, encoder), tally: () => encoder.tally() };
+    return { batcher: new StagingBatcher<TCreatedEventGroups | undefined>(ship, FIRST_REPORT_BATCH_ROWS, encoder), tally: () => encoder.tally() };
   }
   // Staged rows are deduplicated and counted by the merge (ingest-merge.repo), not here.
-  const batcher = new StagingBatcher<TCreatedEvent[] | undefined>(ship, STAGING_BATCH_ROWS, STAGING_ENCODER);
+  const batcher = new StagingBatcher<TCreatedEventGroups | undefined>(ship, STAGING_BATCH_ROWS, STAGING_ENCODER);
   return { batcher, tally: () => ({ staged: batcher.rows, distinct: batcher.rows, suppressed: 0 }) };
 }

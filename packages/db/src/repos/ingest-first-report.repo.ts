@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import {
-  EVENT_GROUP,
   FINDINGS_TOPIC,
   findingsOfEntitySql,
   SUPPRESSED_REASON_SQL,
@@ -9,7 +8,7 @@ import {
   type TMergeScope,
 } from './ingest-merge.repo';
 import { appendOutboxRows } from './outbox.repo';
-import { FIRST_REPORT_COLUMNS, type TCreatedEvent, type TEncodeTally } from './ingest-encoding';
+import { FIRST_REPORT_COLUMNS, type TCreatedEventGroups, type TEncodeTally } from './ingest-encoding';
 import { copyRows } from './ingest-staging.repo';
 
 /**
@@ -36,30 +35,27 @@ export async function hasFindingsFor(client: pg.PoolClient, scope: TMergeScope):
  */
 export class FirstReportWriter {
   private readonly outboxIds: string[] = [];
+  /** The payload's JSON text up to its `findings` list, the same for every row of the report. */
+  private readonly payloadHead: string;
 
   constructor(
     private readonly client: pg.PoolClient,
     private readonly scope: TMergeScope,
-  ) {}
+  ) {
+    const head = JSON.stringify({ scan_id: scope.scanId, tool: scope.tool, entity: scope.entity });
+    this.payloadHead = `${head.slice(0, -1)},"findings":`;
+  }
 
-  /** COPYs one batch into `findings` and writes its outbox rows, in the ingest transaction. */
-  async ship(rows: readonly Buffer[], events: readonly TCreatedEvent[]): Promise<void> {
+  /** COPYs one batch into `findings` and writes its outbox rows (one per event group), in the ingest transaction. */
+  async ship(rows: readonly Buffer[], eventGroups: Readonly<TCreatedEventGroups>): Promise<void> {
     if (rows.length > 0) await copyRows(this.client, `COPY findings (${FIRST_REPORT_COLUMNS}) FROM STDIN (FORMAT binary)`, rows);
-    const groups: Array<Parameters<typeof appendOutboxRows>[1][number]> = [];
-    for (let at = 0; at < events.length; at += EVENT_GROUP) {
-      groups.push({
-        orgId: this.scope.orgId,
-        topic: FINDINGS_TOPIC,
-        event: 'findings.created',
-        payload: {
-          scan_id: this.scope.scanId,
-          tool: this.scope.tool,
-          entity: this.scope.entity,
-          findings: events.slice(at, at + EVENT_GROUP),
-        },
-      });
-    }
-    this.outboxIds.push(...(await appendOutboxRows(this.client, groups)));
+    const outbox = eventGroups.map((findings) => ({
+      orgId: this.scope.orgId,
+      topic: FINDINGS_TOPIC,
+      event: 'findings.created',
+      payloadJson: `${this.payloadHead}${findings}}`,
+    }));
+    this.outboxIds.push(...(await appendOutboxRows(this.client, outbox)));
   }
 
   /**

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { STAGING_TABLE } from './ingest-staging.repo';
+import { EVENT_GROUP } from './ingest-encoding';
 
 /**
  * The merge half of report ingest: set-based SQL from the staging table into `findings`, run
@@ -23,8 +24,6 @@ export const FINDINGS_TOPIC = 'findings';
 export const SUPPRESSED_REASON_SQL = (suppression: string) =>
   `left('suppressed in the report (' || coalesce(${suppression}->>'kind', 'suppression') || ` +
   `coalesce(', ' || (${suppression}->>'status'), '') || ')' || coalesce(': ' || (${suppression}->>'justification'), ''), 2000)`;
-/** Findings per outbox row. */
-export const EVENT_GROUP = 500;
 
 /**
  * `FROM` the findings of one entity (the parameters that hold the org, entity type and entity
@@ -64,13 +63,14 @@ export interface TMergeCounts {
   outboxIds: string[];
 }
 
+// json, not jsonb, built for the json column: jsonb would be built and then printed back to text.
 const EVENTS_SQL = (source: string, event: string) => `
   INSERT INTO outbox (id, org_id, topic, event, payload)
   SELECT ${UUID_V7_SQL}, $1, '${FINDINGS_TOPIC}', '${event}',
-         jsonb_build_object('scan_id', $2::uuid, 'tool', $6::text,
-           'entity', jsonb_build_object('type', $3::text, 'id', $4::text, 'name', $5::text),
-           'findings', jsonb_agg(jsonb_build_object('finding_id', g.id, 'severity', g.severity, 'title', g.title,
-                                                    'status', g.to_status, 'previous_status', g.from_status) ORDER BY g.n))
+         json_build_object('scan_id', $2::uuid, 'tool', $6::text,
+           'entity', json_build_object('type', $3::text, 'id', $4::text, 'name', $5::text),
+           'findings', json_agg(json_build_object('finding_id', g.id, 'severity', g.severity, 'title', g.title,
+                                                  'status', g.to_status, 'previous_status', g.from_status) ORDER BY g.n))
     FROM (SELECT x.*, row_number() OVER () AS n FROM ${source} x) g
    GROUP BY (g.n - 1) / ${EVENT_GROUP}
   RETURNING id`;

@@ -4,7 +4,7 @@ import { uuidv7 } from '../ids';
 import { transitionTool, type TToolTransitionResult } from './scan-lifecycle.repo';
 import { NO_COUNTS, addCounts, isStaleReport, markAbsentFindingsFixed, mergeStagedFindings, type TMergeCounts, type TMergeScope } from './ingest-merge.repo';
 import { FirstReportWriter, hasFindingsFor } from './ingest-first-report.repo';
-import type { TCreatedEvent, TEncodeTally, TIngestEncoding } from './ingest-encoding';
+import type { TCreatedEventGroups, TEncodeTally, TIngestEncoding } from './ingest-encoding';
 import { copyStagingBatch, createStagingTable } from './ingest-staging.repo';
 
 /**
@@ -56,7 +56,7 @@ export interface TIngestTransaction {
   /** How the report's rows must be encoded for ship(). */
   readonly encoding: TIngestEncoding;
   /** COPYs one encoded batch (and merges it, or writes its events); one at a time, in order. */
-  ship(rows: readonly Buffer[], events: readonly TCreatedEvent[] | undefined): Promise<void>;
+  ship(rows: readonly Buffer[], events: Readonly<TCreatedEventGroups> | undefined): Promise<void>;
   /** After the last batch: the counts of the whole report. */
   endStaging(tally: TEncodeTally): Promise<TMergeCounts>;
   markFixed(): Promise<{ fixed: number; outboxIds: string[] }>;
@@ -128,7 +128,7 @@ export function makeIngestRepo(pool: pg.Pool) {
       let counts = NO_COUNTS;
       // The batch in the database, if any: rollback lets it settle before ROLLBACK.
       let inFlight: Promise<void> = Promise.resolve();
-      const shipBatch = async (rows: readonly Buffer[], events: readonly TCreatedEvent[] | undefined): Promise<void> => {
+      const shipBatch = async (rows: readonly Buffer[], events: Readonly<TCreatedEventGroups> | undefined): Promise<void> => {
         if (first !== null) return first.ship(rows, events ?? []);
         await copyStagingBatch(client, rows);
         counts = addCounts(counts, await mergeStagedFindings(client, scope));

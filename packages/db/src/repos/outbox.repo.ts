@@ -6,13 +6,16 @@ import { uuidv7 } from '../ids';
 import type { TDbClient } from '../prisma-types';
 import { sqlExecutor, type TSqlSource } from './scan-sql';
 
-export type TOutboxEvent = {
+type TOutboxEventObject = {
   /** null: a platform-level event, published to no tenant stream. */
   orgId: string | null;
   topic: string;
   event: string;
   payload: Record<string, unknown>;
 };
+
+/** An outbox row to write: its payload as an object, or as the JSON text of one when the caller has that already. */
+export type TOutboxEvent = TOutboxEventObject | (Omit<TOutboxEventObject, 'payload'> & { payloadJson: string });
 
 /** Inserts the rows inside the caller's transaction (Prisma transaction or pg client); returns their ids. */
 export async function appendOutboxRows(source: TSqlSource, events: readonly TOutboxEvent[]): Promise<string[]> {
@@ -21,9 +24,11 @@ export async function appendOutboxRows(source: TSqlSource, events: readonly TOut
   const ids = events.map(() => uuidv7());
   const values: unknown[] = [];
   const rows = events.map((event, i) => {
-    values.push(ids[i], event.orgId, event.topic, event.event, JSON.stringify(event.payload));
+    values.push(ids[i], event.orgId, event.topic, event.event, 'payloadJson' in event ? event.payloadJson : JSON.stringify(event.payload));
     const p = i * 5;
-    return `($${p + 1}::uuid, $${p + 2}::uuid, $${p + 3}, $${p + 4}, $${p + 5}::jsonb)`;
+    // ::json, as the column is: a ::jsonb parameter was parsed into jsonb and printed back to
+    // text for the column, ~0.3 s of database time for the 19 MB of events of a large report.
+    return `($${p + 1}::uuid, $${p + 2}::uuid, $${p + 3}, $${p + 4}, $${p + 5}::json)`;
   });
   await sql.query(`INSERT INTO outbox (id, org_id, topic, event, payload) VALUES ${rows.join(', ')}`, values);
   return ids;
@@ -31,7 +36,7 @@ export async function appendOutboxRows(source: TSqlSource, events: readonly TOut
 
 export function makeOutboxRepo(db: TDbClient) {
   return {
-    async append(event: TOutboxEvent): Promise<string> {
+    async append(event: TOutboxEventObject): Promise<string> {
       const row = await db.outbox.create({
         data: { id: uuidv7(), orgId: event.orgId, topic: event.topic, event: event.event, payload: event.payload as Prisma.InputJsonValue },
         select: { id: true },
