@@ -141,7 +141,7 @@ export class CopyBinaryRows {
    * so it is dropped rather than failing the whole report.
    */
   text(value: string): this {
-    this.string(value.includes('\u0000') ? value.replaceAll('\u0000', '') : value, 0);
+    this.string(withoutNul(value), 0);
     return this;
   }
 
@@ -181,7 +181,7 @@ export class CopyBinaryRows {
       at = buffer.writeInt32BE(values.length, at);
       at = buffer.writeInt32BE(1, at); // lower bound
       for (const raw of values) {
-        const value = raw.includes('\u0000') ? raw.replaceAll('\u0000', '') : raw;
+        const value = withoutNul(raw);
         const bytes = buffer.write(value, at + 4, 'utf8');
         buffer.writeInt32BE(bytes, at);
         at += 4 + bytes;
@@ -228,10 +228,15 @@ export class CopyBinaryRows {
   }
 }
 
+/** The string as a text column stores it: PostgreSQL text cannot hold NUL, so NULs are dropped. */
+export function withoutNul(value: string): string {
+  return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+}
+
 // JSON.stringify writes NUL as the escape \u0000, which jsonb refuses; the rare value that has
 // one is serialized again without NULs.
 function jsonText(value: unknown): string {
   const out = JSON.stringify(value);
   if (!out.includes('\\u0000')) return out;
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.replaceAll('\u0000', '') : v));
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? withoutNul(v) : v));
 }

@@ -1,4 +1,4 @@
-import { CopyBinaryRows } from './copy-binary-rows';
+import { CopyBinaryRows, withoutNul } from './copy-binary-rows';
 
 /**
  * The encoding half of report ingest: findings in, COPY batches out, no database. It runs
@@ -199,8 +199,8 @@ export class FirstReportEncoder implements TBatchEncoder<TCreatedEventGroups> {
     // In FIRST_REPORT_COLUMNS order.
     const id = out.row(FIRST_REPORT_COLUMN_COUNT).newUuidV7();
     // Ids are hex, severity and status enum labels: only the title needs escaping, and it goes
-    // without NULs, as the tuple stores it (copy-binary-rows text()).
-    const title = JSON.stringify(row.title.includes('\u0000') ? row.title.replaceAll('\u0000', '') : row.title);
+    // without NULs, as the tuple stores it.
+    const title = JSON.stringify(withoutNul(row.title));
     this.group.push(`{"finding_id":"${id}","severity":"${row.severity}","title":${title},"status":"${status}","previous_status":null}`);
     if (this.group.length === EVENT_GROUP) this.closeGroup();
     out
