@@ -80,6 +80,12 @@ async function main(): Promise<void> {
           deadlineAt: new Date(Date.now() + 3600_000),
         }),
       );
+    /** Posts a report as the scan's external tool; any answer but 200 ends the benchmark. */
+    const postReport = async (what: string, created: Awaited<ReturnType<typeof createScan>>, report: string, key: string) => {
+      const answer = await post(stack.baseUrl, created.scan.id, created.tokens.get('codeql-ext')!, report, key);
+      if (answer.status !== 200) throw new Error(`${what} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
+      return answer;
+    };
     const countFindings = async () =>
       (await db.pool.query('SELECT count(*)::int AS n FROM findings WHERE org_id = $1', [org.id])).rows[0].n as number;
 
@@ -89,8 +95,7 @@ async function main(): Promise<void> {
     // goes first, timed and shown but not counted.
     say(`[4/8] warm-up: ${warmUpFixture.results} results (${mib(warmUpFixture.bytes)} MiB) to a fresh plane, not counted…`);
     const warmUpScan = await createScan('warm-up');
-    const warmUp = await post(stack.baseUrl, warmUpScan.scan.id, warmUpScan.tokens.get('codeql-ext')!, warmUpFile, 'bench-warm-up');
-    if (warmUp.status !== 200) throw new Error(`warm-up post answered ${warmUp.status}: ${warmUp.body.slice(0, 500)}`);
+    const warmUp = await postReport('warm-up post', warmUpScan, warmUpFile, 'bench-warm-up');
 
     // The machine's speed drifts by a quarter within minutes, so each first post is measured
     // between two baselines and compared with their mean, and the figure is the median of the
@@ -103,9 +108,8 @@ async function main(): Promise<void> {
       const created = await createScan(`monorepo-${round}`);
       firstScan ??= created;
       const rss = sampleRss(pid);
-      const first = await post(stack.baseUrl, created.scan.id, created.tokens.get('codeql-ext')!, file, `bench-${round}`);
+      const first = await postReport('first post', created, file, `bench-${round}`);
       const memory = rss.stop();
-      if (first.status !== 200) throw new Error(`first post answered ${first.status}: ${first.body.slice(0, 500)}`);
       const after = await runBaseline(file, database.url);
       const baselineRate = (rate(before) + rate(after)) / 2;
       const ingestRate = fixture.results / (first.ms / 1000);
@@ -129,15 +133,12 @@ async function main(): Promise<void> {
     const peakMiB = Math.max(...rounds.map((r) => r.memory.peakMiB));
 
     say('[6/8] second, identical post (same Idempotency-Key as round 1)…');
-    const scan = firstScan!;
-    const second = await post(stack.baseUrl, scan.scan.id, scan.tokens.get('codeql-ext')!, file, 'bench-1');
-    if (second.status !== 200) throw new Error(`second post answered ${second.status}: ${second.body.slice(0, 500)}`);
+    const second = await postReport('second post', firstScan!, file, 'bench-1');
     const newRowsSecond = (await countFindings()) - rowsAfterFirst;
 
     say("[7/8] the same report for a new scan of round 1's repository (the dedupe path: every finding known)…");
     const rescan = await createScan('monorepo-1');
-    const third = await post(stack.baseUrl, rescan.scan.id, rescan.tokens.get('codeql-ext')!, file, 'bench-rescan');
-    if (third.status !== 200) throw new Error(`re-scan post answered ${third.status}: ${third.body.slice(0, 500)}`);
+    const third = await postReport('re-scan post', rescan, file, 'bench-rescan');
     const thirdResult = JSON.parse(third.body);
     const newRowsThird = (await countFindings()) - rowsAfterFirst;
 
