@@ -218,6 +218,10 @@ describe('a worker process killed mid-ingest', () => {
 
     await startWorker();
     await until('scan Y ends', () => scanView(scanY), (scan) => scan.status !== 'queued' && scan.status !== 'running', 20_000, 100);
+    // Y's secrets tool ended with the dead worker's report, so the scan can end before that
+    // worker's job is taken over (once its lock expires): wait for the job too.
+    const secretsJob = (scanId: string) => queues.get('scan-tool')!.getJob(scanJobIds.tool(scanId, 'secrets'));
+    await until("scan Y's secrets job taken over and finished", () => secretsJob(scanY), (job) => job?.finishedOn !== undefined);
 
     // Both scans: every tool succeeded, its findings there once, the counts agree.
     for (const [scanId, secrets] of [[scanX, first.secrets], [scanY, second.secrets]] as const) {
@@ -252,7 +256,6 @@ describe('a worker process killed mid-ingest', () => {
 
     // Each secrets job was taken over once after its worker died: X's ran the tool again and
     // posted, Y's found the tool already ended by the dead worker's report.
-    const secretsJob = (scanId: string) => queues.get('scan-tool')!.getJob(scanJobIds.tool(scanId, 'secrets'));
     expect(await secretsJob(scanX)).toMatchObject({ stalledCounter: 1, returnvalue: { posted: first.secrets } });
     expect(await secretsJob(scanY)).toMatchObject({ stalledCounter: 1, returnvalue: { skipped: true } });
     // Nothing given up on the way.
