@@ -80,8 +80,9 @@ async function main(): Promise<void> {
           deadlineAt: new Date(Date.now() + 3600_000),
         }),
       );
+    type TBenchScan = Awaited<ReturnType<typeof createScan>>;
     /** Posts a report as the scan's external tool; any answer but 200 ends the benchmark. */
-    const postReport = async (what: string, created: Awaited<ReturnType<typeof createScan>>, report: string, key: string) => {
+    const postReport = async (what: string, created: TBenchScan, report: string, key: string) => {
       const answer = await post(stack.baseUrl, created.scan.id, created.tokens.get('codeql-ext')!, report, key);
       if (answer.status !== 200) throw new Error(`${what} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
       return answer;
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
     say(`[5/8] ${ROUNDS} rounds of baseline (JSON.parse + COPY), first post through the edge, baseline…`);
     const rounds: TRound[] = [];
     let before = await runBaseline(file, database.url);
-    let firstScan: Awaited<ReturnType<typeof createScan>> | undefined;
+    let firstScan: TBenchScan | undefined;
     for (let round = 1; round <= ROUNDS; round++) {
       const created = await createScan(`monorepo-${round}`);
       firstScan ??= created;
