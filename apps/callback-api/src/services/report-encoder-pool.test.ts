@@ -109,6 +109,18 @@ describe('ReportEncoderPool', () => {
     await expect(pool.encode(firstReport, body(sarif(10)), async () => undefined)).resolves.toMatchObject({ results: 10, distinct: 10 });
   });
 
+  it('fails with what shipping the last batch threw, though the worker had finished before it', async () => {
+    // The worker reports done as soon as its last batch is posted; the database answers later.
+    let batches = 0;
+    const outcome = pool.encode(firstReport, body(sarif(10)), async () => {
+      batches++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      throw new Error('value too long for type character varying(1000)');
+    });
+    await expect(outcome).rejects.toThrow('value too long');
+    expect(batches).toBe(1);
+  });
+
   it('fails with what the body threw (a size cap, a client gone) and stops reading it', async () => {
     const bytes = sarif(5_000);
     const failing = new Readable({ read() {} });

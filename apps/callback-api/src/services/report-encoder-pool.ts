@@ -152,9 +152,13 @@ function runJob(worker: Worker, job: TEncodeJob, body: Readable, ship: TShipBatc
             );
           break;
         }
-        case 'done':
-          settle({ ok: true, summary: message.summary });
+        case 'done': {
+          // The worker is done before its last batches are: one of them may still fail, and
+          // that failure, not this success, is the job's outcome.
+          const summary = message.summary;
+          void shipping.then(() => settle({ ok: true, summary }));
           break;
+        }
         case 'failed':
           settle({ ok: false, error: encodeFailure(message.error), reusable: true });
           break;
