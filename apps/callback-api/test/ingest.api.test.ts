@@ -206,6 +206,28 @@ describe('scanner callback ingest (read and callback planes in process)', () => 
     expect(res.body).toMatchObject({ results: 5, findings: { new: 3, duplicates: 2 } });
   });
 
+  it('stores values far beyond the model limits clipped to them, on a first report and on a merge', async () => {
+    const target = { kind: 'repository' as const, url: `https://git.example.test/acme/long-${Date.now()}` };
+    const long = (rule: string) =>
+      sarif([
+        {
+          ...sarifResult(rule.repeat(20_000), 'u'.repeat(20_000), 1),
+          message: { text: 'm'.repeat(200_000) },
+          locations: [{ physicalLocation: { artifactLocation: { uri: 'u'.repeat(20_000) }, region: { startLine: 1, snippet: { text: 's'.repeat(100_000) } } } }],
+        },
+      ]);
+    for (const tool of ['first-report', 'merged']) {
+      const scan = await createExternalScan(h.planes, tenant(), { tools: [tool], target });
+      // The merge path: this tool has a finding of the entity already, so its report is staged and merged.
+      if (tool === 'merged') await postReport(h.planes, await createExternalScan(h.planes, tenant(), { tools: [tool], target }), tool, long('b')).expect(200);
+      expect((await postReport(h.planes, scan, tool, long('a')).expect(200)).body.findings).toMatchObject({ new: 1 });
+      const [item] = await allFindings(h.planes, tenant(), { scan_id: scan.scanId });
+      expect([item.title.length, item.rule.id.length, item.location.path.length]).toEqual([1024, 256, 4096]);
+      const shown = await detail(item.finding_id).expect(200);
+      expect([shown.body.description.length, shown.body.evidence[0].snippet.length]).toEqual([8192, 8192]);
+    }
+  });
+
   it('records a tool that failed without a report, idempotently, and refuses a report after it', async () => {
     const scan = await createExternalScan(h.planes, tenant(), { tools: ['crashy', 'steady'] });
     const outcome = (tool: string, body: object) =>
