@@ -15,7 +15,9 @@ const clip = (s: string, max: number): string => {
 };
 const clipOpt = (s: string | undefined, max: number): string | undefined => (s === undefined || s === '' ? undefined : clip(s, max));
 const CWE_ID = /^CWE-\d+$/;
-const line = (n: number | undefined): number | undefined => (n !== undefined && Number.isInteger(n) && n >= 1 ? n : undefined);
+// Safe integers only, as the model's z.number().int() has them: 1e300 is an integer to JavaScript,
+// and one stored would fail every later response that lists its finding.
+const line = (n: number | undefined): number | undefined => (n !== undefined && Number.isSafeInteger(n) && n >= 1 ? n : undefined);
 
 /** A copy without the undefined keys (built fresh: `delete` would slow every later access). */
 function compact<T extends object>(o: T): T {

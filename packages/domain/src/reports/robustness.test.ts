@@ -12,7 +12,7 @@ import { CORPUS_DIR, corpusFiles, describeCorpus } from './testing/corpus';
  * in another exception (which callback-api would have to answer with a 500).
  */
 const FORMATS: Record<string, TReportFormat> = { sarif: 'sarif', cyclonedx: 'cyclonedx', trivy: 'trivy', grype: 'grype', gitleaks: 'gitleaks', semgrep: 'semgrep', 'npm-audit': 'npm-audit', 'osv-scanner': 'osv-scanner' };
-const TOKENS = ['null', '0', '-1', '1e400', '"x"', '""', '[]', '{}', 'true', '[null]', '{"a":null}', '"%E0%A4%A"', '"urn:cdx:x#%zz"'];
+const TOKENS = ['null', '0', '-1', '1e400', '1e300', '"x"', '""', '[]', '{}', 'true', '[null]', '{"a":null}', '"%E0%A4%A"', '"urn:cdx:x#%zz"'];
 
 function mutate(text: string, rnd: () => number): string {
   let t = text;
@@ -78,6 +78,23 @@ describe('hand-made malformed reports, every format', () => {
     } catch (err) {
       if (!(err instanceof ReportParseError)) throw err;
       expect(err.toJSON().code).toMatch(/^[a-z_]+$/);
+    }
+  });
+
+  it('drops line and column numbers a JSON number holds but the model does not (beyond the safe integers)', async () => {
+    const huge = 1e300;
+    const region = { startLine: huge, endLine: 2 ** 53, startColumn: huge, endColumn: 3 };
+    const reports: Array<[TReportFormat, string]> = [
+      ['sarif', JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 't' } }, results: [{ ruleId: 'r', message: { text: 'm' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'a.js' }, region } }] }] }] })],
+      ['semgrep', JSON.stringify({ results: [{ check_id: 'r', path: 'a.py', start: { line: huge, col: huge }, end: { line: 2 ** 53, col: 3 }, extra: { message: 'm', severity: 'ERROR' } }] })],
+      ['gitleaks', JSON.stringify([{ RuleID: 'r', Description: 'd', File: 'a.env', StartLine: huge, EndLine: huge, StartColumn: 1, EndColumn: 2, Secret: 'x', Match: 'x' }])],
+    ];
+    for (const [format, body] of reports) {
+      const [item] = await parseReportBuffer(format, body);
+      if (item.type !== 'finding') throw new Error(`${format}: no finding`);
+      expect(ZNormalizedFinding.safeParse(item.finding).success).toBe(true);
+      expect(item.finding.location.start_line).toBeUndefined();
+      expect(item.finding.location.end_line).toBeUndefined();
     }
   });
 
