@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import {
   allFindings,
@@ -134,6 +135,36 @@ describe('scanner callback ingest (read and callback planes in process)', () => 
     expect(res.status).toBe(413);
     expect(res.sentBytes).toBeLessThan(70 * 1024 * 1024);
     expect((await toolRow(scan.scanId, 'ext-scanner')).status).toBe('pending');
+  });
+
+  it('takes a report compressed with gzip, deflate or br as the same report; refuses other codings, bytes that do not decode and a body that unpacks past 64 MiB', async () => {
+    const report = Buffer.from(threeResults());
+    const compressors = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+    for (const [coding, compress] of Object.entries(compressors)) {
+      const scan = await createExternalScan(h.planes, tenant());
+      const res = await rawPost(h, scan.scanId, 'ext-scanner', scan.tokens['ext-scanner'], { 'Content-Encoding': coding, 'Idempotency-Key': `zip-${coding}` }, compress(report));
+      expect([res.status, JSON.parse(res.body).findings]).toEqual([200, expect.objectContaining({ new: 3 })]);
+      // The key stands for the report, however it travelled: the same report uncompressed is the retry.
+      const again = await postReport(h.planes, scan, 'ext-scanner', threeResults(), { key: `zip-${coding}` }).expect(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+    }
+
+    const scan = await createExternalScan(h.planes, tenant());
+    const post = async (headers: Record<string, string>, body: Buffer) => {
+      const res = await rawPost(h, scan.scanId, 'ext-scanner', scan.tokens['ext-scanner'], headers, body);
+      return [res.status, JSON.parse(res.body).error_code];
+    };
+    expect(await post({ 'Content-Encoding': 'xz' }, report)).toEqual([415, 'unsupported_media_type']);
+    expect(await post({ 'Content-Encoding': 'gzip, br' }, brotliCompressSync(gzipSync(report)))).toEqual([415, 'unsupported_media_type']);
+    expect(await post({ 'Content-Encoding': 'gzip' }, report)).toEqual([422, 'invalid_report']);
+    const gzipped = gzipSync(report);
+    expect(await post({ 'Content-Encoding': 'gzip' }, Buffer.concat([gzipped.subarray(0, 30), Buffer.from('not deflate data')]))).toEqual([422, 'invalid_report']);
+    // 65 MiB of valid JSON (whitespace in the results array) in a body of about 65 KiB.
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"X"}},"results":['), Buffer.alloc(65 * 1024 * 1024, 0x20), Buffer.from(']}]}')]));
+    expect(await post({ 'Content-Encoding': 'gzip' }, bomb)).toEqual([413, 'payload_too_large']);
+    expect(await countRows(h.planes, 'SELECT 1 FROM findings WHERE last_seen_scan_id = $1', [scan.scanId])).toBe(0);
+    expect((await toolRow(scan.scanId, 'ext-scanner')).status).toBe('pending');
+    expect(await post({ 'Content-Encoding': 'identity' }, report)).toEqual([200, undefined]);
   });
 
   it('marks findings absent from a later complete run fixed, and reopens one that comes back', async () => {

@@ -1,6 +1,60 @@
 import { createHash } from 'node:crypto';
-import { Transform, type TransformCallback } from 'node:stream';
+import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { AppError } from '@palisade/domain';
+
+/** A body's Content-Encoding and what undoes it. */
+export interface TBodyCoding {
+  name: string;
+  decoder: () => Transform;
+}
+
+// The codings the plane's JSON routes accept too (body-parser): a client that compresses its
+// requests compresses its reports the same way.
+const DECODERS: Record<string, () => Transform> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+
+/**
+ * The coding of a report body from its Content-Encoding: null for none (or identity), else
+ * gzip, deflate or br; anything else, a list of codings included, is a 415 before a byte is read.
+ */
+export function bodyCoding(header: string | undefined): TBodyCoding | null {
+  const name = (header ?? '').trim().toLowerCase();
+  if (name === '' || name === 'identity') return null;
+  const decoder = DECODERS[name];
+  if (decoder === undefined) {
+    throw new AppError('unsupported_media_type', {
+      message: `The report's Content-Encoding ${JSON.stringify(header)} is not supported.`,
+      hint: 'Send the report uncompressed, or with Content-Encoding gzip, deflate or br.',
+    });
+  }
+  return { name, decoder };
+}
+
+/**
+ * The body as the report it carries: decoded when it has a coding. The cap and the digest then
+ * apply to the report itself, so a small compressed body cannot unpack past 64 MiB, and the same
+ * report sent compressed or not is the same body for its Idempotency-Key. Bytes that do not
+ * decode fail the returned stream with a 422.
+ */
+export function decodedBody(body: Readable, coding: TBodyCoding | null): Readable {
+  if (coding === null) return body;
+  const decoder = coding.decoder();
+  // The decoder fails with zlib's own error; what reads the report sees the refusal instead.
+  const decoded = new PassThrough();
+  decoder.once('error', (error) => {
+    body.unpipe(decoder);
+    decoded.destroy(undecodable(coding, error));
+  });
+  body.pipe(decoder).pipe(decoded);
+  return decoded;
+}
+
+function undecodable(coding: TBodyCoding, error: Error): AppError {
+  return new AppError('invalid_report', {
+    message: `The report could not be decoded as ${coding.name} (Content-Encoding): ${error.message}.`,
+    hint: 'Send the report uncompressed, or compressed whole with the coding its Content-Encoding names.',
+  });
+}
 
 /**
  * The report body as it streams in: counted and hashed byte by byte, so the 64 MiB cap holds

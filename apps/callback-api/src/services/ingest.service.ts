@@ -4,7 +4,7 @@ import { AppError, isTerminalScan, isTerminalTool } from '@palisade/domain';
 import { detectReportFormat } from '@palisade/domain/reports/parse-report';
 import { ReportParseError } from '@palisade/domain/reports/report-parse-error';
 import type { IngestRepo, TCallbackTarget, TCallbackTool, TIngestTransaction } from '@palisade/db';
-import { BodyMeter, assertDeclaredLength, hashBody, tooLarge } from './ingest-body';
+import { BodyMeter, assertDeclaredLength, bodyCoding, decodedBody, hashBody, tooLarge, type TBodyCoding } from './ingest-body';
 import { assertToolOpen, parseIdempotencyKey, verifyCallbackCredential } from './ingest-auth';
 import type { ReportEncoderPool } from './report-encoder-pool';
 import type { TEncodeSummary } from './report-encoding';
@@ -15,6 +15,7 @@ export interface TIngestRequest {
   token: string | undefined;
   contentType: string | undefined;
   reportFormat: string | undefined;
+  contentEncoding: string | undefined;
   contentLength: string | undefined;
   idempotencyKey: string | undefined;
   body: Readable;
@@ -53,14 +54,14 @@ export function makeIngestService(deps: TIngestServiceDeps) {
     return { target: target as TCallbackTarget, scanTool };
   }
 
-  async function replay(target: TCallbackTarget, scanTool: TCallbackTool, key: string | null, body: Readable): Promise<TIngestOutcome> {
+  async function replay(target: TCallbackTarget, scanTool: TCallbackTool, key: string | null, body: Readable, coding: TBodyCoding | null): Promise<TIngestOutcome> {
     const receipt = key === null ? null : await deps.ingest.receipt(target.orgId, scanTool.id, key);
     if (!receipt) {
       assertToolOpen(target, scanTool);
       throw new AppError('tool_already_reported', { message: `The tool ${scanTool.tool} has already ended (${scanTool.status}).` });
     }
     // Only the digest is needed: the stored answer stands for this body or for none.
-    return answerFromReceipt(receipt, await hashBody(body, deps.limitBytes));
+    return answerFromReceipt(receipt, await hashBody(decodedBody(body, coding), deps.limitBytes));
   }
 
   return {
@@ -75,7 +76,8 @@ export function makeIngestService(deps: TIngestServiceDeps) {
           hint: 'Send application/sarif+json, application/vnd.cyclonedx+json, or application/json with X-Report-Format: palisade, trivy, grype, gitleaks, semgrep, npm-audit or osv-scanner.',
         });
       }
-      if (isTerminalTool(scanTool.status) || isTerminalScan(target.status)) return replay(target, scanTool, key, request.body);
+      const coding = bodyCoding(request.contentEncoding);
+      if (isTerminalTool(scanTool.status) || isTerminalScan(target.status)) return replay(target, scanTool, key, request.body, coding);
 
       const at = new Date();
       const scope = { orgId: target.orgId, scanId: target.scanId, tool: request.tool, entity: target.entity, at };
@@ -86,10 +88,10 @@ export function makeIngestService(deps: TIngestServiceDeps) {
         const status = await tx.toolStatus(target.orgId, scanTool.id);
         if (receipt || (status !== null && isTerminalTool(status))) {
           await tx.rollback();
-          return await replay(target, { ...scanTool, status: status ?? scanTool.status }, key, request.body);
+          return await replay(target, { ...scanTool, status: status ?? scanTool.status }, key, request.body, coding);
         }
         const meter = new BodyMeter(deps.limitBytes);
-        const summary = await stageReport(deps.encoders, tx, request.body, meter, format, request.tool, target);
+        const summary = await stageReport(deps.encoders, tx, { body: request.body, coding }, meter, format, request.tool, target);
         const counts = await tx.endStaging(summary);
         const { fixed, outboxIds: fixedEvents } = await tx.markFixed();
         const transition = await tx.finishTool(target.orgId, target.scanId, request.tool, 'succeeded', {
@@ -150,13 +152,13 @@ export function makeIngestService(deps: TIngestServiceDeps) {
 export type IngestService = ReturnType<typeof makeIngestService>;
 
 /**
- * Streams the body through the meter and an encoder worker into the ingest transaction. Every
- * failure surfaces here as a refusal (413, 422) or ClientAbortedError; the caller rolls back.
+ * Streams the body (decoded) through the meter and an encoder worker into the ingest transaction.
+ * Every failure surfaces here as a refusal (413, 422) or ClientAbortedError; the caller rolls back.
  */
 async function stageReport(
   encoders: TIngestServiceDeps['encoders'],
   tx: TIngestTransaction,
-  body: Readable,
+  { body, coding }: { body: Readable; coding: TBodyCoding | null },
   meter: BodyMeter,
   format: NonNullable<ReturnType<typeof detectReportFormat>>,
   tool: string,
@@ -165,19 +167,24 @@ async function stageReport(
   const onClose = () => {
     if (!(body as Readable & { complete?: boolean }).complete) meter.destroy(new ClientAbortedError());
   };
+  const onUndecodable = (error: Error) => meter.destroy(error);
   body.on('close', onClose);
   body.on('error', onClose);
-  body.pipe(meter);
+  const report = decodedBody(body, coding);
+  if (report !== body) report.on('error', onUndecodable);
+  report.pipe(meter);
   try {
     const job = { format, tool, entityKey: `${target.entity.type}:${target.entity.id}`, encoding: tx.encoding };
     return await encoders.encode(job, meter, (rows, events) => tx.ship(rows, events));
   } catch (error) {
-    body.unpipe(meter);
+    report.unpipe(meter);
+    body.unpipe();
     if (error instanceof ReportParseError) throw reportRefusal(error, meter.bytes);
     throw error;
   } finally {
     body.off('close', onClose);
     body.off('error', onClose);
+    report.off('error', onUndecodable);
   }
 }
 

@@ -17,6 +17,7 @@ export const postToolReportRoute = ({ ingest }: TDeps) =>
         token: bearerToken(req),
         contentType: req.get('content-type'),
         reportFormat: req.get('x-report-format'),
+        contentEncoding: req.get('content-encoding'),
         contentLength: req.get('content-length'),
         idempotencyKey: req.get('idempotency-key'),
         body: req,
