@@ -7,6 +7,12 @@ import { createHash } from 'node:crypto';
  */
 export type TJsonObject = Record<string, unknown>;
 
+/**
+ * What Semgrep writes, since 1.100, for a logged-out run in place of a match fingerprint (and of
+ * the matched lines): the same text on every result, so it is never an identity.
+ */
+export const SEMGREP_LOGGED_OUT = 'requires login';
+
 export function obj(v: unknown): TJsonObject | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as TJsonObject) : undefined;
 }

@@ -2,6 +2,7 @@ import type { TEvidence, TSeverity } from '@palisade/contracts';
 import type { TFindingLocation, TFindingSuppression, TNormalizedFinding } from '../findings/normalized-finding';
 import { severityFromLabel, severityFromSarifLevel, severityFromSarifRank, severityFromSecuritySeverity } from '../findings/severity';
 import {
+  SEMGREP_LOGGED_OUT,
   arr,
   cvesFromText,
   cweFromNumber,
@@ -213,6 +214,8 @@ function severity(
     securitySeverity(ruleProps['security-severity']) ??
     severityFromLabel(resultProps.severity) ??
     severityFromLabel(ruleProps.severity) ??
+    // Bandit's spelling (its SARIF has no level).
+    severityFromLabel(resultProps.issue_severity) ??
     (kind === 'informational' ? 'info' : undefined) ??
     level(result.level) ??
     level(config?.level) ??
@@ -257,7 +260,7 @@ function cwes(
 function fingerprintHint(result: TJsonObject, location: TFindingLocation): string | undefined {
   const canonical = (o: TJsonObject): string =>
     Object.keys(o)
-      .filter((k) => typeof o[k] === 'string' || typeof o[k] === 'number')
+      .filter((k) => (typeof o[k] === 'string' && o[k] !== SEMGREP_LOGGED_OUT) || typeof o[k] === 'number')
       .sort()
       .map((k) => `${k}=${String(o[k])}`)
       .join('\n');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { computeFingerprint } from '../findings/fingerprint';
 import type { TNormalizedFinding } from '../findings/normalized-finding';
 import { parseReportBuffer, parseReportStream } from './parse-report';
 import { ReportParseError } from './report-parse-error';
@@ -287,6 +288,24 @@ describe('SARIF parser: what other producers and versions write', () => {
     const body = { version: '2.1.0-rtm.5', runs: [{ tool: { driver: { name: 'T' } }, results: [{ ruleId: 'a', message: { text: 'm' }, suppressions: [{ kind: 'inSource', state: 'accepted' }] }] }] };
     const [f] = await findings(body);
     expect(f.suppression).toMatchObject({ kind: 'in_source', status: 'accepted' });
+  });
+
+  it('ignores the fingerprint of a logged-out Semgrep run ("requires login"), the same on every result', async () => {
+    const results = [['stupid.py', 3], ['stupid.py', 9], ['other.py', 3]].map(([uri, line]) => ({
+      ruleId: 'rules.eqeq-is-bad',
+      message: { text: 'useless comparison' },
+      locations: [at(uri as string, line as number)],
+      fingerprints: { 'matchBasedId/v1': 'requires login' },
+    }));
+    const fs = await findings(log({ tool: { driver: { name: 'Semgrep OSS' } }, results }));
+    expect(fs.map((f) => f.fingerprint_hint)).toEqual([undefined, undefined, undefined]);
+    expect(new Set(fs.map((f) => computeFingerprint({ entityKey: 'repository:r', tool: 'semgrep', finding: f }))).size).toBe(3);
+  });
+
+  it("reads Bandit's severity from properties.issue_severity (its SARIF has no level)", async () => {
+    const result = (sev: string) => ({ ruleId: 'B602', message: { text: 'subprocess call with shell=True' }, locations: [at('app.py', 4)], properties: { issue_severity: sev, issue_confidence: 'HIGH' } });
+    const fs = await findings(log({ tool: { driver: { name: 'Bandit' } }, results: [result('HIGH'), result('LOW')] }));
+    expect(fs.map((f) => f.severity)).toEqual(['high', 'low']);
   });
 
   it('never keeps the snippet of a secret scanner, which holds the secret itself', async () => {

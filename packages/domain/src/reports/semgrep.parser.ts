@@ -4,7 +4,7 @@ import type { TPathSegment, TSplitEvent, TValueKind } from './json-splitter';
 import { defined } from './package-vuln';
 import { shapeError } from './report-parse-error';
 import type { TParseReportOptions, TReportHandler, TReportItem } from './report-item';
-import { arr, cvesFromText, cweFromNumber, cweFromText, firstLine, obj, pos, str, uniq, type TJsonObject } from './report-values';
+import { SEMGREP_LOGGED_OUT, arr, cvesFromText, cweFromNumber, cweFromText, firstLine, obj, pos, str, uniq, type TJsonObject } from './report-values';
 import { pickToolName } from './tool-name';
 
 /**
@@ -14,7 +14,7 @@ import { pickToolName } from './tool-name';
  * moves, and is the identity unless it is the logged-out placeholder "requires login".
  * Lines are dropped when they are the same placeholder.
  */
-const PLACEHOLDER = 'requires login';
+const PLACEHOLDER = SEMGREP_LOGGED_OUT;
 
 export function makeSemgrepHandler(options: TParseReportOptions): TReportHandler {
   let version: string | undefined;
