@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     log: logger,
     callbackBaseUrl: env.CALLBACK_BASE_URL ?? env.PUBLIC_BASE_URL,
     workDir: env.WORKER_WORK_DIR ?? tmpdir(),
+    repositorySources: { fileUrls: env.FILE_REPOSITORIES_ENABLED },
     advisoryDir: env.PALISADE_ADVISORY_DIR,
   };
   const handlers = makeJobHandlers(deps);

@@ -41,7 +41,8 @@ describe('scans end to end on real BullMQ workers', () => {
   }
 
   beforeAll(async () => {
-    planes = await startTestPlanes({ write: buildWriteApi, read: buildReadApi, callback: buildCallbackApi });
+    // The fixture repositories are local (file://), which a deployment must enable.
+    planes = await startTestPlanes({ write: buildWriteApi, read: buildReadApi, callback: buildCallbackApi }, { FILE_REPOSITORIES_ENABLED: 'true' });
     server = planes.app('callback').listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     redis = new Redis(planes.env.REDIS_URL, { maxRetriesPerRequest: null });
@@ -55,6 +56,7 @@ describe('scans end to end on real BullMQ workers', () => {
       log: silent,
       callbackBaseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       workDir,
+      repositorySources: { fileUrls: true },
       advisoryDir: ADVISORIES,
     });
     workers = startWorkers({ connection: redis, prefix: planes.env.REDIS_PREFIX, queues: QUEUES, handlers, log: silent });

@@ -36,7 +36,8 @@ describe('scan lifecycle: plan, built-in tools, deadline, fan-out, outbox (worke
     (handlers[name] as (p: unknown) => Promise<unknown>)(payload);
 
   beforeAll(async () => {
-    planes = await startTestPlanes({ write: buildWriteApi, read: buildReadApi, callback: buildCallbackApi });
+    // The fixture repositories are local (file://), which a deployment must enable.
+    planes = await startTestPlanes({ write: buildWriteApi, read: buildReadApi, callback: buildCallbackApi }, { FILE_REPOSITORIES_ENABLED: 'true' });
     server = planes.app('callback').listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     redis = new Redis(planes.env.REDIS_URL, { maxRetriesPerRequest: null });
@@ -50,6 +51,7 @@ describe('scan lifecycle: plan, built-in tools, deadline, fan-out, outbox (worke
       log: silent,
       callbackBaseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       workDir,
+      repositorySources: { fileUrls: true },
     };
     handlers = makeJobHandlers(deps);
     const { org, user } = await createOrgWithMember(planes.db, 'member');
@@ -111,6 +113,22 @@ describe('scan lifecycle: plan, built-in tools, deadline, fan-out, outbox (worke
     await run('scan-plan', { org_id: orgId, scan_id: created.scan_id });
     const scan = (await get(`/api/v2/scans/${created.scan_id}`).expect(200)).body;
     expect(scan).toMatchObject({ status: 'failed', tools: [], plan_reason: expect.stringMatching(/^automatic plan failed: /) });
+  });
+
+  it('refuses to clone a file:// repository where the deployment has not enabled them, and fails the tool with the reason', async () => {
+    const created = (await post({ target: { kind: 'repository', url: repo.url }, tools: ['secrets'] }).expect(201)).body;
+    // A worker of another deployment, or one whose setting changed after the scan was created.
+    const refusing = makeJobHandlers({ ...deps, repositorySources: { fileUrls: false } });
+    const runRefusing = refusing['scan-tool'] as (payload: unknown) => Promise<unknown>;
+    await expect(runRefusing({ org_id: orgId, scan_id: created.scan_id, tool: 'secrets' })).resolves.toEqual({ failed: 'checkout_invalid_url' });
+    const scan = (await get(`/api/v2/scans/${created.scan_id}`).expect(200)).body;
+    expect(scan.status).toBe('failed');
+    expect(scan.tools[0]).toMatchObject({
+      tool: 'secrets',
+      status: 'failed',
+      error: { error_code: 'checkout_invalid_url', message: expect.stringContaining('file:// repositories are not enabled') },
+    });
+    expect(scan.findings_count).toBe(0);
   });
 
   it('times out unfinished tools at the deadline with a delayed job; the outcome follows from the tools', async () => {

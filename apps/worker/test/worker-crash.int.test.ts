@@ -81,6 +81,7 @@ describe('a worker process killed mid-ingest', () => {
       KEY_ENCRYPTION_KEY: planes.env.KEY_ENCRYPTION_KEY,
       CALLBACK_BASE_URL: relay.url,
       WORKER_WORK_DIR: workDir,
+      FILE_REPOSITORIES_ENABLED: 'true',
       PALISADE_ADVISORY_DIR: ADVISORIES,
       WORKER_LOCK_DURATION_MS: String(LOCK_DURATION_MS),
       WORKER_STALLED_INTERVAL_MS: String(STALLED_INTERVAL_MS),
@@ -159,7 +160,8 @@ describe('a worker process killed mid-ingest', () => {
   };
 
   beforeAll(async () => {
-    planes = await startTestPlanes({ write: buildWriteApi, read: buildReadApi, callback: buildCallbackApi });
+    // The fixture repositories are local (file://), which a deployment must enable.
+    planes = await startTestPlanes({ write: buildWriteApi, read: buildReadApi, callback: buildCallbackApi }, { FILE_REPOSITORIES_ENABLED: 'true' });
     callback = planes.app('callback').listen(0, '127.0.0.1');
     await new Promise((resolve) => callback.once('listening', resolve));
     relay = await startCallbackRelay({ host: '127.0.0.1', port: (callback.address() as AddressInfo).port });

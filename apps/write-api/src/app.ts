@@ -43,7 +43,13 @@ export const buildWriteApi: TBuildPlane<TBaseEnv> = async ({ env, db, logger, re
   });
   // Scans (issue 4): creation writes rows + outbox in one transaction, then enqueues the worker's jobs.
   const queue = makeQueueProducer({ connection: redis, prefix: env.REDIS_PREFIX });
-  const scans = makeScanService({ db: db.primary, queue, publicBaseUrl: env.PUBLIC_BASE_URL, log: logger });
+  const scans = makeScanService({
+    db: db.primary,
+    queue,
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    repositorySources: { fileUrls: env.FILE_REPOSITORIES_ENABLED },
+    log: logger,
+  });
   // Pipeline OIDC exchange, trust policies and service accounts (issue 3). Plain-http loopback
   // issuers serve local tests only: production trusts https issuers alone.
   const allowLoopbackHttp = env.NODE_ENV !== 'production';

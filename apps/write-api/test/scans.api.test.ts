@@ -66,8 +66,44 @@ describe('scans: create and read (write and read planes in process)', () => {
   });
 
   it('defers the automatic plan of a repository to the worker’s checkout', async () => {
-    const res = await post({ target: { kind: 'repository', url: 'file:///nowhere/repo' } }).expect(201);
+    const res = await post({ target: { kind: 'repository', url: 'https://git.example.test/acme/web.git' } }).expect(201);
     expect(res.body).toMatchObject({ plan: 'automatic', plan_reason: null, tools: [], status: 'queued' });
+  });
+
+  it('refuses file:// repositories, which would read the worker’s own disk, unless the deployment enables them', async () => {
+    const counts = () => Promise.all([planes.db.primary.scan.count({ where: { orgId } }), planes.db.primary.scanRequest.count({ where: { orgId } })]);
+    const before = await counts();
+    const one = await post({ target: { kind: 'repository', url: 'file:///srv/palisade/checkouts/other-tenant' }, tools: ['secrets'] }).expect(422);
+    expect(one.body).toMatchObject({
+      error_code: 'validation_failed',
+      errors: [{ field: 'body.target.url', issue: expect.stringContaining('file://') }],
+    });
+    const several = await post({
+      targets: [
+        { kind: 'repository', url: 'https://git.example.test/acme/web.git' },
+        { kind: 'repository', url: 'file:///etc' },
+        { kind: 'repository', url: 'file://localhost/home' },
+      ],
+      tools: ['secrets'],
+    }).expect(422);
+    expect(several.body.errors.map((e: { field: string }) => e.field)).toEqual(['body.targets[1].url', 'body.targets[2].url']);
+    expect(await counts()).toEqual(before);
+
+    // A local deployment (npm start, the tests) turns them on.
+    const local = await startTestPlanes({ write: buildWriteApi }, { FILE_REPOSITORIES_ENABLED: 'true' });
+    try {
+      const member = await createOrgWithMember(local.db, 'member');
+      const localToken = (await local.plane('write').runtime.auth.accessTokens.issue({ kind: 'human', id: member.user.id, isPlatformAdmin: false })).token;
+      const res = await request(local.app('write'))
+        .post('/api/v2/scans')
+        .set('Authorization', `Bearer ${localToken}`)
+        .set('X-Organization-ID', member.org.id)
+        .send({ target: { kind: 'repository', url: 'file:///nowhere/repo' } })
+        .expect(201);
+      expect(res.body).toMatchObject({ plan: 'automatic', target: { kind: 'repository', url: 'file:///nowhere/repo' } });
+    } finally {
+      await local.close();
+    }
   });
 
   it('accepts several targets as a scan request (202) with a timeline', async () => {

@@ -27,6 +27,9 @@ export function planeEnv({ databaseUrl, redisUrl, publicBaseUrl, secrets }) {
     LOG_LEVEL: process.env.LOG_LEVEL || 'info',
     // On for local use (issue: the document is served under `npm start`); the container config keeps it off.
     OPENAPI_ENABLED: process.env.OPENAPI_ENABLED || 'true',
+    // A single-user stack on this machine may scan the repositories on its disk (file:// URLs);
+    // the container config keeps them off, where one tenant could read another's.
+    FILE_REPOSITORIES_ENABLED: process.env.FILE_REPOSITORIES_ENABLED || 'true',
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || publicBaseUrl,
     WORKER_QUEUES: process.env.WORKER_QUEUES || 'all',
     ...secrets,

@@ -42,19 +42,19 @@ const target = () => path.join(fixture.root, `co-${++n}`);
 
 describe('checkoutRepository', () => {
   it('clones the default branch shallowly over file:// and reports the commit', async () => {
-    const { dir, commit } = await checkoutRepository({ url: fixture.url, into: target() });
+    const { dir, commit } = await checkoutRepository({ url: fixture.url, allowFileUrls: true, into: target() });
     expect(commit).toBe(fixture.second);
     expect(await readFile(path.join(dir, 'a.txt'), 'utf8')).toBe('two\n');
     expect(sh(dir, 'rev-list', '--count', 'HEAD')).toBe('1');
   });
 
   it('checks out a branch and a tag', async () => {
-    expect((await checkoutRepository({ url: fixture.url, ref: 'feature', into: target() })).commit).toBe(fixture.featureHead);
-    expect((await checkoutRepository({ url: fixture.url, ref: 'v1', into: target() })).commit).toBe(fixture.second);
+    expect((await checkoutRepository({ url: fixture.url, allowFileUrls: true, ref: 'feature', into: target() })).commit).toBe(fixture.featureHead);
+    expect((await checkoutRepository({ url: fixture.url, allowFileUrls: true, ref: 'v1', into: target() })).commit).toBe(fixture.second);
   });
 
   it('checks out a full commit sha that is not a branch head', async () => {
-    const { dir, commit } = await checkoutRepository({ url: fixture.url, ref: fixture.first, into: target() });
+    const { dir, commit } = await checkoutRepository({ url: fixture.url, allowFileUrls: true, ref: fixture.first, into: target() });
     expect(commit).toBe(fixture.first);
     expect(await readFile(path.join(dir, 'a.txt'), 'utf8')).toBe('one\n');
     // Fetched by id, shallow: the file:// transport (protocol v2) allows it, as GitHub does.
@@ -62,26 +62,26 @@ describe('checkoutRepository', () => {
   });
 
   it('falls back to a full fetch for an abbreviated sha', async () => {
-    const { commit } = await checkoutRepository({ url: fixture.url, ref: fixture.first.slice(0, 10), into: target() });
+    const { commit } = await checkoutRepository({ url: fixture.url, allowFileUrls: true, ref: fixture.first.slice(0, 10), into: target() });
     expect(commit).toBe(fixture.first);
   });
 
   it('fails with ref_not_found for an unknown ref and leaves no directory behind', async () => {
     const into = target();
-    await expect(checkoutRepository({ url: fixture.url, ref: 'no-such-branch', into })).rejects.toMatchObject({ code: 'ref_not_found' });
+    await expect(checkoutRepository({ url: fixture.url, allowFileUrls: true, ref: 'no-such-branch', into })).rejects.toMatchObject({ code: 'ref_not_found' });
     expect(existsSync(into)).toBe(false);
   });
 
   it('fails with git_failed for a missing repository', async () => {
     const url = pathToFileURL(path.join(fixture.root, 'missing')).href;
-    await expect(checkoutRepository({ url, into: target() })).rejects.toMatchObject({ code: 'git_failed' });
+    await expect(checkoutRepository({ url, into: target(), allowFileUrls: true })).rejects.toMatchObject({ code: 'git_failed' });
   });
 
   it('refuses a non-empty target directory', async () => {
     const into = target();
     await mkdir(into);
     await writeFile(path.join(into, 'x'), '');
-    await expect(checkoutRepository({ url: fixture.url, into })).rejects.toMatchObject({ code: 'invalid_target' });
+    await expect(checkoutRepository({ url: fixture.url, allowFileUrls: true, into })).rejects.toMatchObject({ code: 'invalid_target' });
   });
 
   describe('against a server that never answers', () => {
@@ -122,8 +122,21 @@ describe('checkoutRepository', () => {
 });
 
 describe('input checks', () => {
-  it.each(['https://github.com/o/r.git', 'http://h/r', 'ssh://git@h/r.git', 'git://h/r', 'file:///tmp/r', 'git@github.com:org/repo.git'])('accepts %s', (url) => {
+  it.each(['https://github.com/o/r.git', 'http://h/r', 'ssh://git@h/r.git', 'git://h/r', 'git@github.com:org/repo.git'])('accepts %s', (url) => {
     expect(() => assertRepositoryUrl(url)).not.toThrow();
+  });
+
+  it('accepts a file:// URL only when the deployment allows them', () => {
+    for (const url of ['file:///tmp/r', 'FILE:///tmp/r', 'file://localhost/tmp/r']) {
+      expect(() => assertRepositoryUrl(url)).toThrow(/file:\/\/ repositories are not enabled/);
+      expect(() => assertRepositoryUrl(url, { allowFileUrls: true })).not.toThrow();
+    }
+  });
+
+  it('refuses to clone a file:// repository unless allowed, before git runs', async () => {
+    const into = target();
+    await expect(checkoutRepository({ url: fixture.url, into })).rejects.toMatchObject({ code: 'invalid_url' });
+    expect(existsSync(into)).toBe(false);
   });
 
   it.each(['ext::sh -c touch% /tmp/pwned', '--upload-pack=touch /tmp/x', '/tmp/repo', 'ftp://h/r', 'fd::17', 'https://h/r\nx', '', 'javascript://x'])(

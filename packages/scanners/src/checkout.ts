@@ -25,29 +25,40 @@ export type TCheckoutRequest = {
   into: string;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * Whether `file://` URLs (the local disk) may be cloned: off unless the deployment enables
+   * them (FILE_REPOSITORIES_ENABLED), for git's own transports too (submodules, redirects).
+   */
+  allowFileUrls?: boolean;
 };
 
 export type TCheckoutResult = { dir: string; commit: string };
 
-const ALLOWED_SCHEMES = new Set(['https', 'http', 'ssh', 'git', 'file']);
+const NETWORK_SCHEMES = ['https', 'http', 'ssh', 'git'];
 /** scp-like ssh syntax, `git@github.com:org/repo.git`; deliberately narrow so that `ext::` and friends never match. */
 const SCP_LIKE = /^[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:(?!\/\/)[A-Za-z0-9._~/-]+$/;
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 
+/** The URL schemes a checkout may use: the network ones, and `file` where allowed. */
+function allowedSchemes(allowFileUrls: boolean): string[] {
+  return allowFileUrls ? [...NETWORK_SCHEMES, 'file'] : NETWORK_SCHEMES;
+}
+
 /**
- * Accepts https, http, ssh, git and file URLs and scp-like ssh addresses; anything else (a bare
- * path, `ext::cmd`, a leading `-`) is refused before git sees it.
+ * Accepts https, http, ssh and git URLs, scp-like ssh addresses, and file URLs when allowed;
+ * anything else (a bare path, `ext::cmd`, a leading `-`) is refused before git sees it.
  */
-export function assertRepositoryUrl(url: string): void {
+export function assertRepositoryUrl(url: string, { allowFileUrls = false }: { allowFileUrls?: boolean } = {}): void {
   if (typeof url !== 'string' || url.length === 0 || url.length > 4096 || /[\s\u0000-\u001f\u007f]/.test(url)) {
     throw new CheckoutError('invalid_url', 'repository URL is empty, too long or contains whitespace or control characters');
   }
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined) {
     if (SCP_LIKE.test(url)) return;
-    throw new CheckoutError('invalid_url', 'repository URL must use https, http, ssh, git or file');
+    throw new CheckoutError('invalid_url', `repository URL must use ${allowedSchemes(allowFileUrls).join(', ')}`);
   }
-  if (!ALLOWED_SCHEMES.has(scheme)) throw new CheckoutError('invalid_url', `repository URL scheme "${scheme}" is not allowed`);
+  if (scheme === 'file' && !allowFileUrls) throw new CheckoutError('invalid_url', 'file:// repositories are not enabled on this deployment');
+  if (!allowedSchemes(allowFileUrls).includes(scheme)) throw new CheckoutError('invalid_url', `repository URL scheme "${scheme}" is not allowed`);
   try {
     new URL(url);
   } catch {
@@ -77,15 +88,13 @@ function redactCredentials(text: string): string {
 const GIT_ENV: NodeJS.ProcessEnv = {
   // Never wait for a password prompt: there is nobody to answer it.
   GIT_TERMINAL_PROMPT: '0',
-  // Also applies to submodules and redirects, which the URL check above cannot see.
-  GIT_ALLOW_PROTOCOL: 'https:http:ssh:git:file',
   GIT_LFS_SKIP_SMUDGE: '1',
   GIT_CONFIG_NOSYSTEM: '1',
   // Error classification below reads git's English messages.
   LC_ALL: 'C',
 };
 
-type TGitRun = { signal: AbortSignal; deadline: number };
+type TGitRun = { signal: AbortSignal; deadline: number; allowFileUrls: boolean };
 
 class GitFailure extends Error {
   constructor(readonly stderr: string) {
@@ -106,7 +115,13 @@ function git(args: string[], run: TGitRun, cwd?: string): Promise<string> {
   if (remaining <= 0) return Promise.reject(new CheckoutError('timed_out', 'checkout timed out'));
   return new Promise((resolve, reject) => {
     let stopped: CheckoutError | undefined;
-    const env = { ...process.env, ...GIT_ENV, GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes' };
+    const env = {
+      ...process.env,
+      ...GIT_ENV,
+      // Also applies to submodules and redirects, which the URL check cannot see.
+      GIT_ALLOW_PROTOCOL: allowedSchemes(run.allowFileUrls).join(':'),
+      GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes',
+    };
     const child = spawn('git', ['-c', 'advice.detachedHead=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args], {
       cwd,
       env,
@@ -166,11 +181,16 @@ async function resetTarget(dir: string): Promise<void> {
  * commit, which the scan records.
  */
 export async function checkoutRepository(request: TCheckoutRequest): Promise<TCheckoutResult> {
-  assertRepositoryUrl(request.url);
+  const allowFileUrls = request.allowFileUrls ?? false;
+  assertRepositoryUrl(request.url, { allowFileUrls });
   if (request.ref !== undefined) assertRef(request.ref);
   const { url, ref } = request;
   const dir = await prepareTarget(request.into);
-  const run: TGitRun = { signal: request.signal ?? new AbortController().signal, deadline: Date.now() + (request.timeoutMs ?? CHECKOUT_TIMEOUT_MS) };
+  const run: TGitRun = {
+    signal: request.signal ?? new AbortController().signal,
+    deadline: Date.now() + (request.timeoutMs ?? CHECKOUT_TIMEOUT_MS),
+    allowFileUrls,
+  };
   try {
     await fetchInto(dir, url, ref, run);
     const commit = (await git(['rev-parse', '--verify', 'HEAD^{commit}'], run, dir)).trim();

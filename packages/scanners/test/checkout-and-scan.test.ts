@@ -40,7 +40,7 @@ describe('checking out a real repository and scanning it', () => {
     git(repo, 'commit', '-q', '-m', 'initial');
     head = git(repo, 'rev-parse', 'HEAD');
 
-    const checkout = await checkoutRepository({ url: pathToFileURL(repo).href, ref: 'main', into: path.join(root, 'checkout') });
+    const checkout = await checkoutRepository({ url: pathToFileURL(repo).href, ref: 'main', into: path.join(root, 'checkout'), allowFileUrls: true });
     commit = checkout.commit;
     reports = { secrets: (await runBuiltinTool('secrets', checkout.dir)).report, iac: (await runBuiltinTool('iac', checkout.dir)).report };
   });

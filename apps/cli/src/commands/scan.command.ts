@@ -21,7 +21,7 @@ export function registerScanCommand(program: Command): void {
   program
     .command('scan')
     .description('start a scan of a repository (or of a container image with --image)')
-    .argument('[repository-url]', 'the repository to scan: an https://, http://, ssh://, git:// or file:// URL')
+    .argument('[repository-url]', 'the repository to scan: an https://, http://, ssh:// or git:// URL (file:// where the deployment enables it)')
     .option('--ref <ref>', 'branch, tag or commit to scan (repositories only)')
     .option('--tool <name>', 'a tool to run; repeat for several (default: the automatic plan chooses)', collect)
     .option('--image <reference>', 'scan this container image instead of a repository')

@@ -1,5 +1,6 @@
 import type { Db } from '@palisade/db';
 import { dispatchOutbox as dispatchOutboxRows, type TQueueProducer } from '@palisade/queue';
+import type { TRepositorySourcePolicy } from '@palisade/domain';
 import type { Redis } from 'ioredis';
 
 export interface TJobLog {
@@ -20,6 +21,8 @@ export interface TScanToolJobDeps extends TScanJobDeps {
   callbackBaseUrl: string;
   /** Where checkouts are made (a fresh directory per job, removed afterwards). */
   workDir: string;
+  /** Which repository URLs may be cloned (file:// only where FILE_REPOSITORIES_ENABLED). */
+  repositorySources: TRepositorySourcePolicy;
   /** OSV advisories for the built-in sca (PALISADE_ADVISORY_DIR). */
   advisoryDir?: string;
   fetch?: typeof fetch;

@@ -38,7 +38,7 @@ export function makeScanPlanJob(deps: TScanToolJobDeps) {
     let plan: { tools: string[]; reason: string };
     try {
       if (target.kind !== 'repository') throw new CheckoutError('invalid_url', `a ${target.kind} target has no checkout`);
-      plan = await withCheckout(deps.workDir, target, scan.deadlineAt, async (dir) => {
+      plan = await withCheckout(deps, target, scan.deadlineAt, async (dir) => {
         const files: string[] = [];
         // Lockfiles can be big; the plan needs names, not contents.
         for await (const file of walkFiles(dir, { maxFileBytes: Number.MAX_SAFE_INTEGER })) files.push(file.relPath);

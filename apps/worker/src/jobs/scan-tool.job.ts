@@ -73,7 +73,7 @@ export function makeScanToolJob(deps: TScanToolJobDeps) {
     await dispatchOutbox(deps, started);
 
     try {
-      const { report, summary } = await withCheckout(deps.workDir, target, scan.deadlineAt, (dir) => runBuiltinTool(tool, dir, { advisoryDir: deps.advisoryDir }));
+      const { report, summary } = await withCheckout(deps, target, scan.deadlineAt, (dir) => runBuiltinTool(tool, dir, { advisoryDir: deps.advisoryDir }));
       const response = await post(toolCallbackUrl(deps.callbackBaseUrl, scanId, tool), {
         method: 'POST',
         headers: {

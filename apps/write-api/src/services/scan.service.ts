@@ -16,7 +16,17 @@ import {
   type PrismaClient,
   type Prisma,
 } from '@palisade/db';
-import { AppError, isBuiltinTool, resolveScanPlan, scanJobIds, scanStartJobs, toolCallbackUrl, toScanView } from '@palisade/domain';
+import {
+  AppError,
+  assertRepositoryTargetsAllowed,
+  isBuiltinTool,
+  resolveScanPlan,
+  scanJobIds,
+  scanStartJobs,
+  toolCallbackUrl,
+  toScanView,
+  type TRepositorySourcePolicy,
+} from '@palisade/domain';
 import { dispatchOutbox, type TQueueProducer } from '@palisade/queue';
 
 export interface TScanServiceDeps {
@@ -25,6 +35,8 @@ export interface TScanServiceDeps {
   queue: Pick<TQueueProducer, 'enqueue' | 'enqueueMany'>;
   /** Base of the callback URLs handed to external scanners. */
   publicBaseUrl: string;
+  /** Which repository URLs this deployment clones (file:// only where enabled). */
+  repositorySources: TRepositorySourcePolicy;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -134,6 +146,8 @@ export function makeScanService(deps: TScanServiceDeps) {
   return {
     async create(actor: TCreateScanActor, body: TCreateScanBody): Promise<TCreateScanResult> {
       const deadlineSeconds = body.deadline_seconds ?? SCAN_DEADLINE_SECONDS.default;
+      if (body.target) assertRepositoryTargetsAllowed([body.target], deps.repositorySources, () => 'body.target');
+      else assertRepositoryTargetsAllowed(body.targets ?? [], deps.repositorySources, (index) => `body.targets[${index}]`);
       if (body.target) return { kind: 'scan', scan: await createOne(actor, body.target, body.tools, deadlineSeconds) };
       return { kind: 'request', request: await createRequest(actor, body.targets ?? [], body.tools, deadlineSeconds) };
     },

@@ -5,3 +5,4 @@ export * from './scan-jobs';
 export * from './scan-view';
 export * from './callback-token';
 export * from './automatic-plan';
+export * from './repository-source';

@@ -70,6 +70,12 @@ export const ZBaseEnv = z.object({
   OPENAPI_ENABLED: ZBooleanFlag.default(false),
   /** Mounts /api/v2/diagnostics/* (echo, crash) — for the edge proof tests, never in production. */
   DIAGNOSTICS_ENABLED: ZBooleanFlag.default(false),
+  /**
+   * Lets scans clone `file://` repositories, paths on the worker's own disk (the write plane
+   * refuses them at creation and the worker at checkout otherwise). For a single-user local
+   * stack and the tests: in a shared deployment a tenant could read any repository on that disk.
+   */
+  FILE_REPOSITORIES_ENABLED: ZBooleanFlag.default(false),
   /** Wraps the private halves of the token signing keys (AES-256-GCM); base64 of 32 bytes. */
   KEY_ENCRYPTION_KEY: z
     .string()

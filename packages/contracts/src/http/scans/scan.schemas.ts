@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { boundedRecord, ZScanStatus, ZToolName, ZToolStatus } from '../../common/primitives';
 
-const ZUrl = z.string().max(2048).regex(/^(https?|ssh|git|file):\/\//, 'an https://, http://, ssh://, git:// or file:// URL');
+const ZUrl = z
+  .string()
+  .max(2048)
+  .regex(/^(https?|ssh|git|file):\/\//, 'an https://, http://, ssh://, git:// or file:// URL')
+  .describe("The repository to clone; file:// URLs (the worker host's own disk) only where the deployment enables them (FILE_REPOSITORIES_ENABLED).");
 
 /** Free-form key/value pairs of an `other` target. */
 export const MAX_TARGET_ATTRIBUTES = 64;
