@@ -115,13 +115,26 @@ function ruleFacts(run: SarifRun, rule: TJsonObject | undefined): TRuleFacts {
   const facts: TRuleFacts = {
     props,
     name,
-    descriptionTitle: firstLine(shortDescription),
+    descriptionTitle: namesOnlyTheRule(shortDescription, str(rule?.id)) ? undefined : firstLine(shortDescription),
     nameTitle: firstLine(name),
     cwes: cwes(run, rule, {}, props, {}),
     cves: cvesFromText(str(rule?.id), str(rule?.name), ...arr(props.tags)),
   };
   run.ruleFacts.set(key, facts);
   return facts;
+}
+
+/**
+ * Whether a short description says nothing but the rule's id: Semgrep writes "Semgrep Finding:
+ * <rule id>" for every rule whose metadata has none, which as a title would hide what each result
+ * says (its message is the rule's message, filled in).
+ */
+function namesOnlyTheRule(description: string | undefined, ruleId: string | undefined): boolean {
+  if (description === undefined || ruleId === undefined) return false;
+  const text = description.trim();
+  if (text === ruleId) return true;
+  const colon = text.lastIndexOf(': ');
+  return colon > 0 && colon <= 32 && text.slice(colon + 2).trim() === ruleId;
 }
 
 function messageText(run: SarifRun, rule: TJsonObject | undefined, message: unknown): string | undefined {

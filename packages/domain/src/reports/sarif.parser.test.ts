@@ -65,6 +65,34 @@ describe('SARIF parser: rules, severity, taxonomy', () => {
     expect(fs[0].source_tool).toEqual({ name: 'Scanner', version: '1.2' });
   });
 
+  it('titles a result by its message when the rule\'s short description only names the rule (Semgrep\'s "Semgrep Finding: <id>")', async () => {
+    const semgrep = {
+      name: 'Semgrep OSS',
+      rules: [
+        { id: 'python.sqli', name: 'python.sqli', shortDescription: { text: 'Semgrep Finding: python.sqli' }, fullDescription: { text: 'Detected SQL built from $X' } },
+        { id: 'js.eval', shortDescription: { text: 'js.eval' } },
+        { id: 'go.tls', shortDescription: { text: 'Weak TLS configuration: MinVersion below 1.2' } },
+      ],
+    };
+    const fs = await findings(
+      log({
+        tool: { driver: semgrep },
+        results: [
+          { ruleId: 'python.sqli', message: { text: 'Detected SQL built from user_input\nUse parameters.' }, locations: [at('a.py', 2)] },
+          { ruleId: 'js.eval', message: { text: 'eval() of untrusted data' }, locations: [at('a.js', 3)] },
+          { ruleId: 'go.tls', message: { text: 'config at line 4' }, locations: [at('a.go', 4)] },
+          { ruleId: 'python.sqli', locations: [at('b.py', 5)] },
+        ],
+      }),
+    );
+    expect(fs.map((f) => f.title)).toEqual([
+      'Detected SQL built from user_input',
+      'eval() of untrusted data',
+      'Weak TLS configuration: MinVersion below 1.2',
+      'python.sqli',
+    ]);
+  });
+
   it('tolerates a result whose rule is not in the driver', async () => {
     const [f] = await findings(log({ tool: { driver }, results: [{ ruleId: 'missing', message: { text: 'm' }, locations: [at('a.js', 1)] }] }));
     expect(f.rule.id).toBe('missing');
