@@ -68,17 +68,44 @@ export function normalizeFindingPath(path: string): string {
  * message or extent, e.g. two issues on one line of a tool that reports no columns) gets 1, and
  * so on. An exact repeat of a result (same rule, position, extent and message: a duplicated run,
  * a tool that prints a match twice) gets the index of its first appearance, so it stays one
- * finding. Memory is a few numbers per distinct position (53-bit hashes of the keys), about a
- * megabyte for 100k results; a hash collision can only shift an index, never merge two findings.
+ * finding.
  */
 export function makeOccurrenceCounter(): (finding: Pick<TNormalizedFinding, 'rule' | 'location' | 'message' | 'title'>) => number {
-  const distinct = new Map<number, number>(); // position → number of distinct results there
-  const indexOf = new Map<number, number>(); // (position, result) → its index
+  const indexOf = makeVariantIndex();
   return (finding) => {
     const position = JSON.stringify(positionKey(finding));
     const loc = finding.location;
-    const key = hash53(position);
-    const signature = hash53(position + JSON.stringify([loc.end_line ?? 0, loc.end_column ?? 0, finding.title, finding.message ?? '']));
+    return indexOf(position, JSON.stringify([loc.end_line ?? 0, loc.end_column ?? 0, finding.title, finding.message ?? '']));
+  };
+}
+
+/**
+ * Numbers the places that one reported identity (rule + fingerprint_hint, rule 1 above) is found
+ * at within one report: the first place 0, another place 1, and so on; the same identity at a
+ * place already seen (a repeated run) gets that place's index. For tools whose fingerprint does
+ * not tell two places apart (a hash of the line's text, as flawfinder's contextHash: the same
+ * call on two lines of a file), the parser adds the index to the identity, so those stay two
+ * findings, as GitHub's occurrence suffix on primaryLocationLineHash keeps them.
+ */
+export function makeHintOccurrenceCounter(): (finding: Pick<TNormalizedFinding, 'rule' | 'location' | 'fingerprint_hint'>) => number {
+  const indexOf = makeVariantIndex();
+  return (finding) => {
+    const loc = finding.location;
+    return indexOf(JSON.stringify([finding.rule.id, finding.fingerprint_hint ?? '']), JSON.stringify([...positionKey(finding), loc.end_line ?? 0, loc.end_column ?? 0]));
+  };
+}
+
+/**
+ * The index of `variant` among the distinct variants of `group` seen so far (first seen, first
+ * numbered). Memory is a few numbers per distinct variant (53-bit hashes of the keys), about a
+ * megabyte for 100k findings; a hash collision can only shift an index, never merge two findings.
+ */
+function makeVariantIndex(): (group: string, variant: string) => number {
+  const distinct = new Map<number, number>(); // group → number of distinct variants seen
+  const indexOf = new Map<number, number>(); // (group, variant) → its index
+  return (group, variant) => {
+    const key = hash53(group);
+    const signature = hash53(group + variant);
     const known = indexOf.get(signature);
     if (known !== undefined) return known;
     const n = distinct.get(key) ?? 0;

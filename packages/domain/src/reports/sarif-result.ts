@@ -265,6 +265,12 @@ function cwes(
 }
 
 /**
+ * GitHub's partial fingerprint of a result's line, as it appears in a hint: its value ends in an
+ * occurrence index of its own (":2" for the second identical line of a file).
+ */
+export const GITHUB_LINE_HASH = 'primaryLocationLineHash=';
+
+/**
  * SARIF `fingerprints` are a full identity. `partialFingerprints` are contributions: CodeQL's
  * primaryLocationLineHash hashes the line's text (with an occurrence suffix) and is combined
  * with the path, as GitHub does; keys that say nothing about the position (gitleaks puts commit

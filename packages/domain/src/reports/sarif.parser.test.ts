@@ -330,6 +330,35 @@ describe('SARIF parser: what other producers and versions write', () => {
     expect(new Set(fs.map((f) => computeFingerprint({ entityKey: 'repository:r', tool: 'semgrep', finding: f }))).size).toBe(3);
   });
 
+  it('keeps results apart whose fingerprint repeats at another place (a hash of the line text), and merges exact repeats', async () => {
+    // flawfinder: partialFingerprints["contextHash/v1"] hashes the line's text, so the same call
+    // on two lines of a file has the same one; Snyk Code's `fingerprints` repeat the same way.
+    const flawfinder = (line: number, uri = 'src/copy.c') => ({
+      ruleId: 'FF1001',
+      message: { text: 'strcpy: does not check for buffer overflows' },
+      locations: [at(uri, line, { region: { startLine: line, startColumn: 3, endColumn: 20 } })],
+      partialFingerprints: { 'contextHash/v1': 'd2c1e0f5a3' },
+    });
+    const snyk = (uri: string) => ({ ruleId: 'javascript/Sqli', message: { text: 'SQL injection' }, locations: [at(uri, 7)], fingerprints: { '0': 'aa11', '1': 'bb22' } });
+    const results = [flawfinder(10), flawfinder(42), flawfinder(10), flawfinder(10, 'src/other.c'), snyk('a.js'), snyk('b.js'), snyk('a.js')];
+    const report = log({ tool: { driver: { name: 'flawfinder' } }, results });
+    const fps = async () => (await findings(report)).map((f) => computeFingerprint({ entityKey: 'repository:r', tool: 'sast', finding: f }));
+    const first = await fps();
+    expect(new Set(first).size).toBe(5);
+    expect(first[2]).toBe(first[0]); // line 10 again: the same result
+    expect(first[6]).toBe(first[4]); // a.js again
+    expect(first[1]).not.toBe(first[0]);
+    expect(first[5]).not.toBe(first[4]);
+    // The same report again: the same identities (a re-scan finds the same findings).
+    expect(await fps()).toEqual(first);
+  });
+
+  it('takes GitHub line hashes as they are: their ":n" suffix already tells repeated lines apart', async () => {
+    const result = (line: number, hash: string) => ({ ruleId: 'js/xss', message: { text: 'xss' }, locations: [at('a.js', line)], partialFingerprints: { primaryLocationLineHash: hash } });
+    const fs = await findings(log({ tool: { driver: { name: 'CodeQL' } }, results: [result(3, 'abc:1'), result(9, 'abc:1'), result(12, 'abc:2')] }));
+    expect(fs.map((f) => f.fingerprint_hint)).toEqual(['sarif-partial:a.js\nprimaryLocationLineHash=abc:1', 'sarif-partial:a.js\nprimaryLocationLineHash=abc:1', 'sarif-partial:a.js\nprimaryLocationLineHash=abc:2']);
+  });
+
   it("reads Bandit's severity from properties.issue_severity (its SARIF has no level)", async () => {
     const result = (sev: string) => ({ ruleId: 'B602', message: { text: 'subprocess call with shell=True' }, locations: [at('app.py', 4)], properties: { issue_severity: sev, issue_confidence: 'HIGH' } });
     const fs = await findings(log({ tool: { driver: { name: 'Bandit' } }, results: [result('HIGH'), result('LOW')] }));

@@ -1,9 +1,10 @@
+import { makeHintOccurrenceCounter } from '../findings/fingerprint';
 import type { TPathSegment, TSplitEvent, TValueKind } from './json-splitter';
 import { ReportParseError, shapeError } from './report-parse-error';
 import type { TParseReportOptions, TReportHandler, TReportItem } from './report-item';
 import { str, type TJsonObject } from './report-values';
 import { SarifRun } from './sarif-run';
-import { normalizeSarifResult } from './sarif-result';
+import { GITHUB_LINE_HASH, normalizeSarifResult } from './sarif-result';
 import { pickToolName } from './tool-name';
 
 /**
@@ -78,12 +79,21 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
     }
     return named;
   };
+  const hintOccurrence = makeHintOccurrenceCounter();
   const emit = (r: SarifRun, result: TJsonObject, out: TReportItem[]): void => {
     const n = nameRun(r);
     r.resultCount++;
     const finding = normalizeSarifResult(r, result, n.tool, n.sourceTool);
     if (finding !== undefined) {
       r.findingCount++;
+      // A fingerprint found again at another place names another result (a hash of a line's
+      // text repeats wherever the line does); GitHub's primaryLocationLineHash carries its own
+      // occurrence suffix, so it is taken as it is.
+      const hint = finding.fingerprint_hint;
+      if (hint !== undefined && !hint.includes(GITHUB_LINE_HASH)) {
+        const index = hintOccurrence(finding);
+        if (index > 0) finding.fingerprint_hint = `${hint}\n#${index}`;
+      }
       out.push({ type: 'finding', finding });
     }
   };
