@@ -50,6 +50,20 @@ describe('CycloneDX parser', () => {
     expect(fs[0].location.package).toEqual({ name: 'late', version: '3' });
   });
 
+  it("resolves an affects ref to the BOM's own subject (metadata.component), without listing it as a component", async () => {
+    const body = JSON.stringify({
+      bomFormat: 'CycloneDX',
+      specVersion: '1.4',
+      metadata: { component: { 'bom-ref': 'app', type: 'application', name: 'storefront', group: 'acme', version: '2.4.1', purl: 'pkg:npm/%40acme/storefront@2.4.1' } },
+      components: [{ 'bom-ref': 'lib', name: 'lodash', version: '4.17.20' }],
+      vulnerabilities: [{ id: 'CVE-2024-1', affects: [{ ref: 'app' }] }],
+    });
+    const items = await parseReportBuffer('cyclonedx', body);
+    expect(items.filter((i) => i.type === 'component').map((i) => (i.type === 'component' ? i.component.name : ''))).toEqual(['lodash']);
+    const [f] = items.flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(f.location.package).toEqual({ name: 'acme/storefront', version: '2.4.1', purl: 'pkg:npm/%40acme/storefront@2.4.1', ecosystem: 'npm' });
+  });
+
   it('decides an affects entry by the installed version when it is listed; shows ranges; VEX response in the justification', async () => {
     const body = bom({
       components: [

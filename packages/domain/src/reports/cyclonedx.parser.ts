@@ -53,6 +53,18 @@ export function makeCycloneDxHandler(options: TParseReportOptions): TReportHandl
     return 'capture' as const;
   };
 
+  /** What a vulnerability's `affects` ref to this component resolves to: its package (and first hash). */
+  const rememberRefs = (c: TJsonObject, name: string): void => {
+    const group = str(c.group);
+    const purl = str(c.purl);
+    const info: TRefInfo = { pkg: defined({ name: group === undefined ? name : `${group}/${name}`, version: str(c.version), purl, ecosystem: ecosystemFromPurl(purl) }) };
+    const h = obj(arr(c.hashes)[0]);
+    if (str(h?.alg) !== undefined && str(h?.content) !== undefined) info.hash = { alg: str(h?.alg) as string, content: str(h?.content) as string };
+    const ref = str(c['bom-ref']);
+    if (ref !== undefined && !refs.has(ref)) refs.set(ref, info);
+    if (purl !== undefined && !refs.has(purl)) refs.set(purl, info);
+  };
+
   const addComponent = (c: TJsonObject, out: TReportItem[], depth: number): void => {
     const name = str(c.name);
     if (name !== undefined) {
@@ -68,11 +80,7 @@ export function makeCycloneDxHandler(options: TParseReportOptions): TReportHandl
         bom_ref: str(c['bom-ref']),
       });
       out.push({ type: 'component', component });
-      const info: TRefInfo = { pkg: defined({ name: group === undefined ? name : `${group}/${name}`, version: str(c.version), purl, ecosystem: ecosystemFromPurl(purl) }) };
-      const h = obj(arr(c.hashes)[0]);
-      if (str(h?.alg) !== undefined && str(h?.content) !== undefined) info.hash = { alg: str(h?.alg) as string, content: str(h?.content) as string };
-      if (component.bom_ref !== undefined) refs.set(component.bom_ref, info);
-      if (purl !== undefined && !refs.has(purl)) refs.set(purl, info);
+      rememberRefs(c, name);
     }
     // Assemblies nest components; depth is bounded so a hostile document cannot recurse forever.
     if (depth < 32) for (const child of arr(c.components)) if (obj(child)) addComponent(obj(child) as TJsonObject, out, depth + 1);
@@ -199,7 +207,11 @@ export function makeCycloneDxHandler(options: TParseReportOptions): TReportHandl
   };
 
   const readMetadata = (m: TJsonObject | undefined): void => {
-    rootRef = str(obj(m?.component)?.['bom-ref']);
+    const subject = obj(m?.component);
+    rootRef = str(subject?.['bom-ref']);
+    // The BOM's own subject is no component of it, but a VEX may say it is the affected one.
+    const subjectName = str(subject?.name);
+    if (subject !== undefined && subjectName !== undefined) rememberRefs(subject, subjectName);
     // metadata.tools: an array of {vendor, name, version} (<= 1.4) or {components: [...]} (1.5+).
     const tools = obj(m?.tools);
     const first = obj(Array.isArray(m?.tools) ? m?.tools[0] : arr(tools?.components)[0] ?? arr(tools?.services)[0]);
