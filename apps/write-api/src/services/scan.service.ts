@@ -59,6 +59,7 @@ export function makeScanService(deps: TScanServiceDeps) {
   const dispatchOutboxRows = (ids: readonly string[]) => dispatchOutbox(deps.queue, ids, deps.log);
 
   async function createOne(actor: TCreateScanActor, target: TTarget, tools: string[] | undefined, deadlineSeconds: number): Promise<TScan> {
+    assertRepositoryTargetsAllowed([target], deps.repositorySources, () => 'body.target');
     const now = new Date();
     const deadlineAt = new Date(now.getTime() + deadlineSeconds * 1000);
     const scanId = uuidv7();
@@ -95,6 +96,7 @@ export function makeScanService(deps: TScanServiceDeps) {
     tools: string[] | undefined,
     deadlineSeconds: number,
   ): Promise<TScanRequestAccepted> {
+    assertRepositoryTargetsAllowed(targets, deps.repositorySources, (index) => `body.targets[${index}]`);
     const external = (tools ?? []).filter((tool) => !isBuiltinTool(tool));
     if (external.length > 0) {
       // Their credentials are shown once, on a 201; a fan-out has no response to show them in.
@@ -146,8 +148,6 @@ export function makeScanService(deps: TScanServiceDeps) {
   return {
     async create(actor: TCreateScanActor, body: TCreateScanBody): Promise<TCreateScanResult> {
       const deadlineSeconds = body.deadline_seconds ?? SCAN_DEADLINE_SECONDS.default;
-      if (body.target) assertRepositoryTargetsAllowed([body.target], deps.repositorySources, () => 'body.target');
-      else assertRepositoryTargetsAllowed(body.targets ?? [], deps.repositorySources, (index) => `body.targets[${index}]`);
       if (body.target) return { kind: 'scan', scan: await createOne(actor, body.target, body.tools, deadlineSeconds) };
       return { kind: 'request', request: await createRequest(actor, body.targets ?? [], body.tools, deadlineSeconds) };
     },
