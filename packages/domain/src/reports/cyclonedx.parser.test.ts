@@ -115,6 +115,37 @@ describe('CycloneDX parser', () => {
     expect(items.filter((i) => i.type === 'component')).toHaveLength(1);
   });
 
+  it('names a package resolved only through its purl as a listed component would be named: distro packages without the distro', async () => {
+    const body = bom({
+      specVersion: '1.5',
+      components: [{ 'bom-ref': 'pkg:apk/alpine/busybox@1.33.1-r3?distro=3.14.2', type: 'library', name: 'busybox', version: '1.33.1-r3', purl: 'pkg:apk/alpine/busybox@1.33.1-r3?distro=3.14.2' }],
+      vulnerabilities: [
+        {
+          id: 'CVE-2021-42378',
+          affects: [
+            { ref: 'pkg:apk/alpine/busybox@1.33.1-r3?distro=3.14.2' },
+            { ref: 'pkg:apk/alpine/ssl_client@1.33.1-r3?distro=3.14.2' },
+            { ref: 'pkg:deb/debian/curl@7.74.0-1.3' },
+            { ref: 'pkg:rpm/redhat/openssl@1.1.1k-5.el8' },
+            { ref: 'pkg:npm/%40angular/core@12.0.0' },
+            { ref: 'pkg:maven/org.springframework/spring-web@5.3.20' },
+            { ref: 'pkg:golang/github.com/gin-gonic/gin@1.7.0' },
+          ],
+        },
+      ],
+    });
+    const fs = (await parseReportBuffer('cyclonedx', body)).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(fs.map((f) => f.location.package?.name)).toEqual([
+      'busybox',
+      'ssl_client',
+      'curl',
+      'openssl',
+      '@angular/core',
+      'org.springframework/spring-web',
+      'github.com/gin-gonic/gin',
+    ]);
+  });
+
   it('refuses a dependency graph entry without a ref, naming the field', async () => {
     const withDeps = (dependencies: unknown): string => bom({ components: [{ 'bom-ref': 'a', name: 'a' }], dependencies });
     await expect(parseReportBuffer('cyclonedx', withDeps([{ dependsOn: [] }]))).rejects.toMatchObject({ code: 'invalid_shape', pointer: '/dependencies/0/ref' });

@@ -104,7 +104,7 @@ export function makeCycloneDxHandler(options: TParseReportOptions): TReportHandl
     if (local.startsWith('pkg:')) {
       try {
         const p = PackageURL.fromString(local);
-        return { pkg: defined({ name: p.namespace ? `${p.namespace}/${p.name}` : p.name, version: p.version ?? undefined, purl: local, ecosystem: p.type }) };
+        return { pkg: defined({ name: packageNameOf(p), version: p.version ?? undefined, purl: local, ecosystem: p.type }) };
       } catch {
         // Not a valid purl: fall through to the ref itself as the name.
       }
@@ -285,4 +285,19 @@ function refLink(value: unknown, path: (string | number)[]): string {
   if (typeof value === 'string' && value !== '') return value;
   const field = path[path.length - 1] === 'ref' ? '"ref"' : '"dependsOn" entry';
   throw shapeError(path, value === undefined ? `each dependency needs a "ref" naming its component` : `a dependency ${field} must be a non-empty bom-ref string`);
+}
+
+/**
+ * Purl types whose namespace is the distribution that ships the package (pkg:apk/alpine/busybox,
+ * pkg:deb/debian/curl), not part of its name: producers name such components "busybox", "curl".
+ */
+const DISTRO_PURL_TYPES = new Set(['apk', 'deb', 'rpm', 'alpm', 'qpkg']);
+
+/**
+ * A package's name from its purl, as producers name the component (a scoped npm name, a Maven
+ * group, a Go module path keep their namespace), so that a ref resolved through its purl names
+ * the package as a listed component would, and both give one fingerprint.
+ */
+function packageNameOf(p: PackageURL): string {
+  return p.namespace && !DISTRO_PURL_TYPES.has(p.type) ? `${p.namespace}/${p.name}` : p.name;
 }

@@ -84,6 +84,22 @@ describe('Trivy parser', () => {
     ]);
   });
 
+  it('reads the lines of a misconfiguration from IacMetadata, as Trivy before 0.28 wrote them', async () => {
+    const misconfiguration = { ID: 'KSV001', Title: 'Process can elevate its own privileges', Severity: 'MEDIUM', Status: 'FAIL', Message: 'set allowPrivilegeEscalation to false' };
+    const report = {
+      SchemaVersion: 2,
+      Results: [
+        { Target: 'deploy.yaml', Class: 'config', Type: 'kubernetes', Misconfigurations: [{ ...misconfiguration, IacMetadata: { Resource: 'Deployment/web', StartLine: 121, EndLine: 133 } }] },
+      ],
+    };
+    const [f] = (await parseReportBuffer('trivy', JSON.stringify(report))).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(f.location).toMatchObject({ path: 'deploy.yaml', start_line: 121, end_line: 133, logical: 'Deployment/web' });
+    expect(f.evidence).toEqual([
+      expect.objectContaining({ kind: 'config_path', file: 'deploy.yaml', path: 'Deployment/web', line: 121 }),
+      { kind: 'code_span', region: { path: 'deploy.yaml', start_line: 121, end_line: 133 } },
+    ]);
+  });
+
   it('rejects a report that is not Trivy JSON', async () => {
     await expect(parseReportBuffer('trivy', '"x"')).rejects.toMatchObject({ code: 'invalid_shape' });
     await expect(parseReportBuffer('trivy', '{"Results": {}}')).rejects.toMatchObject({ pointer: '/Results' });

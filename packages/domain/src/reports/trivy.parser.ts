@@ -202,7 +202,8 @@ function misconfiguration(ctx: TResultCtx, m: TJsonObject): TPartial | undefined
   const status = str(m.Status) ?? 'FAIL';
   if (status === 'PASS') return undefined;
   const id = str(m.ID) ?? str(m.AVDID) ?? 'trivy-misconfiguration';
-  const cause = obj(m.CauseMetadata) ?? {};
+  // IacMetadata: what Trivy called CauseMetadata before 0.28 (older reports, Kubernetes ones too).
+  const cause = obj(m.CauseMetadata) ?? obj(m.IacMetadata) ?? {};
   const file = ctx.target;
   const startLine = pos(cause.StartLine);
   const evidence: TEvidence[] = [];
