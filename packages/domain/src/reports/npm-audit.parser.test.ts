@@ -27,9 +27,42 @@ describe('npm audit parser', () => {
     expect(fs[1].evidence.map((e) => e.kind === 'dependency_path' && e.path)).toEqual([['a', 'b']]);
   });
 
+  it('v2: walks dependency paths up through the dependents whose via names a package when npm left its effects empty', async () => {
+    const fs = await parse({
+      auditReportVersion: 2,
+      vulnerabilities: {
+        immer: { name: 'immer', severity: 'critical', isDirect: false, via: [{ source: 1, name: 'immer', title: 'Prototype Pollution', url: 'https://github.com/advisories/GHSA-33f9-j839-rf8h', severity: 'critical' }], effects: ['react-dev-utils'] },
+        'react-dev-utils': { name: 'react-dev-utils', severity: 'critical', isDirect: false, via: ['immer'], effects: [] },
+        'react-scripts': { name: 'react-scripts', severity: 'critical', isDirect: true, via: ['react-dev-utils'], effects: [] },
+      },
+    });
+    expect(fs.map((f) => f.evidence.map((e) => e.kind === 'dependency_path' && e.path))).toEqual([[['react-scripts', 'react-dev-utils', 'immer']]]);
+  });
+
   it('v1: tolerates advisories without findings, cves or paths', async () => {
     const fs = await parse({ advisories: { '7': { id: 7, module_name: 'm', severity: 'high', title: 't', cves: null, findings: null, patched_versions: 'not a range' }, '8': null }, metadata: {} });
     expect(fs.map((f) => [f.rule.id, f.severity, f.location.package])).toEqual([['NPM-7', 'high', { name: 'm', purl: 'pkg:npm/m', ecosystem: 'npm' }]]);
+  });
+
+  it("v1 as pnpm writes it: paths from the project (\".\") through name@version steps", async () => {
+    const fs = await parse({
+      advisories: {
+        '1089': {
+          id: 1089,
+          module_name: 'node-forge',
+          severity: 'high',
+          title: 'Prototype Pollution in node-forge',
+          cves: ['CVE-2020-7720'],
+          patched_versions: '>=0.10.0',
+          findings: [{ version: '0.9.0', paths: ['. > react-scripts@4.0.3 > webpack-dev-server@3.11.0 > selfsigned@1.10.8 > node-forge@0.9.0', 'packages/web > node-forge@0.9.0'] }],
+        },
+      },
+      metadata: {},
+    });
+    expect(fs[0].evidence.map((e) => e.kind === 'dependency_path' && e.path)).toEqual([
+      ['react-scripts@4.0.3', 'webpack-dev-server@3.11.0', 'selfsigned@1.10.8', 'node-forge@0.9.0'],
+      ['packages/web', 'node-forge@0.9.0'],
+    ]);
   });
 
   it('rejects an npm error report and a report with neither shape', async () => {

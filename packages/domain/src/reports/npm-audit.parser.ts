@@ -17,8 +17,9 @@ import { pickToolName } from './tool-name';
  * - v2 (npm >= 7, auditReportVersion 2): `vulnerabilities` {name → entry}; one finding per
  *   advisory object in an entry's `via`, i.e. per (vulnerable package, advisory). Entries whose
  *   `via` holds only package names are vulnerable only through a dependency: they are not
- *   findings of their own but the links of the dependency paths (walked up through `effects` to
- *   the direct dependencies). v2 gives no installed versions, so the package is name-only.
+ *   findings of their own but the links of the dependency paths (walked up to the direct
+ *   dependencies through `effects`, and through the entries whose `via` names the package: npm
+ *   leaves `effects` empty on some links that a dependent's `via` still names). v2 gives no installed versions, so the package is name-only.
  * Advisories are streamed (v1); the v2 map is read whole, since its paths need the whole graph
  * (it is bounded by the project's dependency count, not by advisory text).
  */
@@ -101,7 +102,7 @@ function v1Findings(a: TJsonObject): TPartial[] {
       .map(str)
       .filter((p): p is string => p !== undefined)
       .slice(0, 16)
-      .map((p) => dependencyPathEvidence(pkg, p.split('>'), firstFixed === undefined ? undefined : [firstFixed]));
+      .map((p) => dependencyPathEvidence(pkg, auditPath(p), firstFixed === undefined ? undefined : [firstFixed]));
     if (evidence.length === 0) evidence.push(dependencyPathEvidence(pkg, undefined, firstFixed === undefined ? undefined : [firstFixed]));
     out.push(
       defined({
@@ -119,13 +120,24 @@ function v1Findings(a: TJsonObject): TPartial[] {
 
 function v2Findings(vulns: TJsonObject): TPartial[] {
   const entry = (n: string): TJsonObject | undefined => obj(vulns[n]);
+  const dependents = new Map<string, string[]>();
+  for (const [key, value] of Object.entries(vulns)) {
+    for (const via of arr(obj(value)?.via)) {
+      if (typeof via !== 'string') continue;
+      const list = dependents.get(via);
+      if (list === undefined) dependents.set(via, [str(obj(value)?.name) ?? key]);
+      else list.push(str(obj(value)?.name) ?? key);
+    }
+  }
+  const parents = (n: string): string[] =>
+    uniq([...arr(entry(n)?.effects).map(str), ...(dependents.get(n) ?? [])]).filter((x) => x !== n && entry(x) !== undefined);
   const out: TPartial[] = [];
   for (const [key, value] of Object.entries(vulns)) {
     const e = obj(value);
     if (e === undefined) continue;
     const name = str(e.name) ?? key;
     const pkg = npmPackage(name, undefined);
-    const chains = chainsToRoot(name, (n) => arr(entry(n)?.effects).map(str).filter((x): x is string => x !== undefined && entry(x) !== undefined), (n) => entry(n)?.isDirect === true, 16);
+    const chains = chainsToRoot(name, parents, (n) => entry(n)?.isDirect === true, 16);
     const fix = obj(e.fixAvailable);
     const fixed = fix !== undefined && str(fix.name) === name && str(fix.version) !== undefined ? [str(fix.version) as string] : undefined;
     for (const via of arr(e.via)) {
@@ -147,4 +159,17 @@ function v2Findings(vulns: TJsonObject): TPartial[] {
     }
   }
   return out;
+}
+
+/**
+ * A v1 `findings[].paths` entry as its packages: npm writes "react-scripts>webpack>node-forge";
+ * pnpm, in the same shape, ". > react-scripts@4.0.3 > webpack@4.44.2 > node-forge@0.10.0", where
+ * "." is the project itself (a workspace package's directory in a monorepo, which is kept).
+ */
+function auditPath(path: string): string[] {
+  const steps = path
+    .split('>')
+    .map((step) => step.trim())
+    .filter((step) => step !== '');
+  return steps[0] === '.' ? steps.slice(1) : steps;
 }

@@ -53,6 +53,47 @@ describe('OSV-Scanner parser', () => {
     expect(fs[0].rule.aliases).toEqual(['GO-2023-0001', 'GHSA-aaaa-bbbb-cccc']);
     expect(fs[1].evidence[0]).toMatchObject({ fixed_versions: ['0.2.0'] });
   });
+
+  it('names the fix of the SEMVER interval that holds the installed version; every fix where the ranges cannot place it', async () => {
+    const stdlib = (version: string, type = 'SEMVER') => ({
+      package: { name: 'stdlib', version, ecosystem: 'Go' },
+      vulnerabilities: [
+        { id: 'GO-2025-3751', affected: [{ package: { name: 'stdlib', ecosystem: 'Go' }, ranges: [{ type, events: [{ introduced: '0' }, { fixed: '1.23.10' }, { introduced: '1.24.0-0' }, { fixed: '1.24.4' }] }] }] },
+      ],
+    });
+    const fs = await parse({ results: [{ source: { path: 'go.mod' }, packages: [stdlib('1.24.3'), stdlib('1.22.1'), stdlib('1.25.0'), stdlib('1.24.3', 'ECOSYSTEM'), stdlib('devel')] }] });
+    expect(fs.map((f) => f.evidence[0].kind === 'dependency_path' && f.evidence[0].fixed_versions)).toEqual([
+      ['1.24.4'],
+      ['1.23.10'],
+      ['1.23.10', '1.24.4'],
+      ['1.23.10', '1.24.4'],
+      ['1.23.10', '1.24.4'],
+    ]);
+  });
+
+  it('keeps the licences of a package on its component, and makes each licence violation a finding', async () => {
+    const items = await parseReportBuffer(
+      'osv-scanner',
+      JSON.stringify({
+        results: [
+          {
+            source: { path: '/src/requirements.txt', type: 'lockfile' },
+            packages: [
+              { package: { name: 'certifi', version: '2024.2.2', ecosystem: 'PyPI' }, licenses: ['MPL-2.0'], license_violations: ['MPL-2.0'], vulnerabilities: [], groups: [] },
+              { package: { name: 'idna', version: '3.7', ecosystem: 'PyPI' }, licenses: ['BSD-3-Clause'], license_violations: null },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(items.flatMap((i) => (i.type === 'component' ? [[i.component.name, i.component.licenses]] : []))).toEqual([
+      ['certifi', ['MPL-2.0']],
+      ['idna', ['BSD-3-Clause']],
+    ]);
+    const [violation, ...rest] = items.flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(rest).toHaveLength(0);
+    expect(violation).toMatchObject({ rule: { id: 'license:MPL-2.0' }, severity: 'medium', title: 'License MPL-2.0 in certifi', location: { path: '/src/requirements.txt', package: { name: 'certifi', version: '2024.2.2' } } });
+  });
 });
 
 describeCorpus('OSV-Scanner corpus (facts from MANIFEST.md)', () => {

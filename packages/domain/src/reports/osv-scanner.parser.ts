@@ -1,3 +1,4 @@
+import semver from 'semver';
 import type { TSeverity } from '@palisade/contracts';
 import type { TFindingPackage } from '../findings/normalized-finding';
 import { cvss3BaseScore, maxSeverity, severityFromCvssScore, severityFromLabel } from '../findings/severity';
@@ -15,7 +16,9 @@ import { pickToolName } from './tool-name';
  * and a PYSEC entry for the same issue), so one fix closes one finding. Without groups (older
  * releases), one finding per record. Malicious-package records (MAL-*) are critical: the
  * advisory's own advice is to treat the machine as compromised. Each package is also yielded as
- * a component (a commit-only package is named "commit:<sha>").
+ * a component (a commit-only package is named "commit:<sha>"), with the licences osv-scanner
+ * found for it (`--licenses`); each licence outside the caller's allow-list (`license_violations`)
+ * is a finding of its own, `license:<id>`, as Trivy's licence findings are.
  */
 export function makeOsvScannerHandler(options: TParseReportOptions): TReportHandler {
   const tool = pickToolName(options.tool, 'osv-scanner', 'osv-scanner');
@@ -51,7 +54,23 @@ export function makeOsvScannerHandler(options: TParseReportOptions): TReportHand
     if (name === undefined) return;
     const pkg: TFindingPackage = defined({ name, version: str(p.version), purl: str(p.purl), ecosystem: str(p.ecosystem)?.toLowerCase() });
     // Every listed package is also an SBOM entry (osv-scanner lists only packages with findings).
-    out.push({ type: 'component', component: defined({ name, version: pkg.version, purl: pkg.purl, type: str(p.ecosystem), licenses: [] }) });
+    const licenses = uniq(arr(entry.licenses).map(str));
+    out.push({ type: 'component', component: defined({ name, version: pkg.version, purl: pkg.purl, type: str(p.ecosystem), licenses }) });
+    for (const license of uniq(arr(entry.license_violations).map(str))) {
+      out.push({
+        type: 'finding',
+        finding: defined({
+          tool,
+          source_tool: { name: 'osv-scanner' },
+          rule: { id: `license:${license}`, name: `License ${license}`, cwe: [], cve: [] },
+          severity: 'medium' as const,
+          title: `License ${license} in ${name}`,
+          message: `${name}${pkg.version === undefined ? '' : ` ${pkg.version}`} is licensed ${license}, which is not among the licences the scan allows.`,
+          location: defined({ path: source, package: pkg }),
+          evidence: [],
+        }),
+      });
+    }
     const records = arr(entry.vulnerabilities).map(obj).filter((v): v is TJsonObject => v !== undefined);
     const byId = new Map(records.map((r) => [str(r.id) ?? '', r]));
     const groups = arr(entry.groups).map(obj).filter((g): g is TJsonObject => g !== undefined);
@@ -122,17 +141,36 @@ function stableId(ids: string[], aliases: unknown[]): string {
   return all.find((x) => /^CVE-\d{4}-\d+$/i.test(x)) ?? all.find((x) => /^GHSA-/i.test(x)) ?? ids[0] ?? 'osv';
 }
 
+/**
+ * The versions that fix the record for this package. Where a SEMVER range places the installed
+ * version inside one of its intervals (introduced … fixed), only that interval's fix: Go's
+ * standard library is fixed in 1.23.10 and 1.24.4, and 1.23.10 does not fix 1.24.3. Otherwise
+ * (ECOSYSTEM ranges, whose ordering is the ecosystem's own, or an installed version the ranges
+ * do not place) every fix the record names.
+ */
 function fixedVersions(record: TJsonObject, pkg: TJsonObject): string[] {
-  const out: string[] = [];
+  const all: string[] = [];
+  const placed: string[] = [];
+  const installed = semver.valid(str(pkg.version) ?? '');
   for (const a of arr(record.affected).map(obj)) {
     const ap = obj(a?.package);
     if (ap !== undefined && str(ap.name) !== undefined && str(ap.name) !== str(pkg.name)) continue;
-    for (const r of arr(a?.ranges)) for (const e of arr(obj(r)?.events)) {
-      const f = str(obj(e)?.fixed);
-      if (f !== undefined) out.push(f);
+    for (const r of arr(a?.ranges).map(obj)) {
+      const semverRange = str(r?.type) === 'SEMVER';
+      let introduced: string | null | undefined;
+      for (const e of arr(r?.events).map(obj)) {
+        const opened = str(e?.introduced);
+        if (opened !== undefined) introduced = opened === '0' ? null : semver.valid(opened);
+        const f = str(e?.fixed);
+        if (f === undefined) continue;
+        all.push(f);
+        const fixed = semver.valid(f);
+        if (semverRange && installed !== null && fixed !== null && introduced !== undefined && (introduced === null || semver.gte(installed, introduced)) && semver.lt(installed, fixed)) placed.push(f);
+        introduced = undefined;
+      }
     }
   }
-  return out;
+  return placed.length > 0 ? placed : all;
 }
 
 function severity(ids: string[], groupMax: unknown, records: TJsonObject[]): TSeverity {
