@@ -37,6 +37,8 @@ describe('scanner callback ingest (read and callback planes in process)', () => 
       scan_status: 'succeeded',
       results: 3,
       findings: { new: 3, seen_again: 0, fixed: 0, suppressed: 0, duplicates: 0 },
+      report_complete: true,
+      incomplete_reason: null,
       idempotency_key: null,
       ingested_at: expect.any(String),
     });
@@ -194,6 +196,45 @@ describe('scanner callback ingest (read and callback planes in process)', () => 
     // Another tool's findings on the same entity are not its business.
     const other = await createExternalScan(h.planes, tenant(), { tools: ['other-tool'], target });
     expect((await postReport(h.planes, other, 'other-tool', sarif([])).expect(200)).body.findings.fixed).toBe(0);
+  });
+
+  it('stores the findings of a report whose tool says its run did not complete, but marks nothing fixed by its absence', async () => {
+    const target = { kind: 'repository' as const, url: `https://git.example.test/acme/incomplete-${Date.now()}` };
+    const first = await createExternalScan(h.planes, tenant(), { tools: ['semgrep-ext'], target });
+    await postReport(h.planes, first, 'semgrep-ext', threeResults()).expect(200);
+
+    // Semgrep stopped on a config error: no results, one error at level "error".
+    const failedRun = await createExternalScan(h.planes, tenant(), { tools: ['semgrep-ext'], target });
+    const semgrepError = { errors: [{ code: 2, level: 'error', type: 'UnknownLanguageError', message: 'invalid language: brainfuck' }], results: [], version: '1.90.0' };
+    const res = await postReport(h.planes, failedRun, 'semgrep-ext', JSON.stringify(semgrepError), { contentType: 'application/json', format: 'semgrep' }).expect(200);
+    expect(res.body).toMatchObject({
+      tool_status: 'succeeded',
+      findings: { new: 0, seen_again: 0, fixed: 0 },
+      report_complete: false,
+      incomplete_reason: 'Semgrep reported an error (UnknownLanguageError: invalid language: brainfuck)',
+    });
+    expect(await toolRow(failedRun.scanId, 'semgrep-ext')).toMatchObject({ status: 'succeeded', report_complete: false });
+    const scan = await request(h.planes.app('read')).get(`/api/v2/scans/${failedRun.scanId}`).set('Authorization', `Bearer ${h.token}`).set('X-Organization-ID', h.orgId).expect(200);
+    expect(scan.body.tools[0].error).toEqual({
+      error_code: 'report_incomplete',
+      message: 'Semgrep reported an error (UnknownLanguageError: invalid language: brainfuck); findings it does not list were not marked fixed.',
+    });
+    expect(await allFindings(h.planes, tenant(), { entity: `repository:${target.url}`, status: 'fixed' })).toHaveLength(0);
+
+    // A SARIF run that was not successful keeps what it found and fixes nothing either.
+    const partial = await createExternalScan(h.planes, tenant(), { tools: ['semgrep-ext'], target });
+    const unsuccessful = JSON.stringify({
+      version: '2.1.0',
+      runs: [{ tool: { driver: { name: 'ExtScanner' } }, invocations: [{ executionSuccessful: false }], results: [sarifResult('js/xss', 'src/a.js', 10)] }],
+    });
+    const partialRes = await postReport(h.planes, partial, 'semgrep-ext', unsuccessful).expect(200);
+    expect(partialRes.body).toMatchObject({ findings: { new: 0, seen_again: 1, fixed: 0 }, report_complete: false });
+    expect(await allFindings(h.planes, tenant(), { entity: `repository:${target.url}`, status: 'fixed' })).toHaveLength(0);
+
+    // The next complete report judges absence again.
+    const complete = await createExternalScan(h.planes, tenant(), { tools: ['semgrep-ext'], target });
+    const completeRes = await postReport(h.planes, complete, 'semgrep-ext', sarif([sarifResult('js/xss', 'src/a.js', 10)])).expect(200);
+    expect(completeRes.body).toMatchObject({ findings: { seen_again: 1, fixed: 2 }, report_complete: true, incomplete_reason: null });
   });
 
   it('keeps the tools of one entity apart across scans: each is merged and marked fixed only against its own findings', async () => {

@@ -93,12 +93,14 @@ export function makeIngestService(deps: TIngestServiceDeps) {
         const meter = new BodyMeter(deps.limitBytes);
         const summary = await stageReport(deps.encoders, tx, { body: request.body, coding }, meter, format, request.tool, target);
         const counts = await tx.endStaging(summary);
-        const { fixed, outboxIds: fixedEvents } = await tx.markFixed();
+        // A run the report itself says did not complete proves nothing by what it leaves out.
+        const complete = summary.incomplete === undefined;
+        const { fixed, outboxIds: fixedEvents } = complete ? await tx.markFixed() : { fixed: 0, outboxIds: [] };
         const transition = await tx.finishTool(target.orgId, target.scanId, request.tool, 'succeeded', {
           findingsCount: counts.distinct,
-          reportComplete: true,
+          reportComplete: complete,
           at,
-          error: null,
+          error: complete ? null : { error_code: 'report_incomplete', message: `${summary.incomplete}; findings it does not list were not marked fixed.` },
         });
         const result: TIngestResult = {
           scan_id: target.scanId,
@@ -108,6 +110,8 @@ export function makeIngestService(deps: TIngestServiceDeps) {
           scan_status: transition.scan?.to ?? (await currentScanStatus(tx, target)),
           results: summary.results,
           findings: { new: counts.new, seen_again: counts.seenAgain, fixed, suppressed: counts.suppressed, duplicates: counts.duplicates },
+          report_complete: complete,
+          incomplete_reason: summary.incomplete ?? null,
           idempotency_key: key,
           ingested_at: at.toISOString(),
         };

@@ -22,6 +22,8 @@ export interface TEncodeJob {
 export interface TEncodeSummary extends TEncodeTally {
   /** Findings the report held (before dedupe). */
   results: number;
+  /** Why the report says its tool's run did not complete (see TParseReportOptions.onIncomplete); absent when it does not. */
+  incomplete?: string;
 }
 
 /** Ships one batch; the next is not shipped before this one has resolved. */
@@ -31,8 +33,10 @@ export type TShipBatch = (rows: Buffer[], events: TCreatedEventGroups | undefine
 export async function encodeReport(job: TEncodeJob, source: TReportSource, ship: TShipBatch): Promise<TEncodeSummary> {
   const { batcher, tally } = batcherFor(job.encoding, ship);
   let results = 0;
+  let incomplete: string | undefined;
+  const onIncomplete = (reason: string) => (incomplete ??= reason);
   try {
-    for await (const items of parseReportChunks(job.format, source, { tool: job.tool })) {
+    for await (const items of parseReportChunks(job.format, source, { tool: job.tool, onIncomplete })) {
       for (const item of items) {
         if (item.type !== 'finding') continue;
         results++;
@@ -46,7 +50,7 @@ export async function encodeReport(job: TEncodeJob, source: TReportSource, ship:
     await batcher.abandon();
     throw error;
   }
-  return { results, ...tally() };
+  return incomplete === undefined ? { results, ...tally() } : { results, ...tally(), incomplete };
 }
 
 function toStagedRow(finding: TNormalizedFinding, entityKey: string, tool: string): TStagedFinding {

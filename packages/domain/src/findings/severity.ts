@@ -49,6 +49,16 @@ export function severityFromSarifLevel(level: unknown): TSeverity | undefined {
 }
 
 /**
+ * A priority from 1 (most urgent) to 5, as PMD rates its rules (High, Medium High, Medium,
+ * Medium Low, Low) in `properties.priority`, its SARIF having no level.
+ */
+export function severityFromPriority(priority: unknown): TSeverity | undefined {
+  const n = typeof priority === 'number' ? priority : typeof priority === 'string' && /^\s*[1-5]\s*$/.test(priority) ? Number(priority) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > 5) return undefined;
+  return n <= 2 ? 'high' : n === 3 ? 'medium' : 'low';
+}
+
+/**
  * SARIF `rank` (0-100, a priority; -1 means none), used only when no level is given anywhere:
  * the same bands as a CVSS score scaled by ten.
  */

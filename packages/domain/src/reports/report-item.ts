@@ -39,6 +39,13 @@ export interface TParseReportOptions {
    * runs do not call it.
    */
   onRun?: (run: TReportRun) => void;
+  /**
+   * Called when the report itself says the tool's run did not complete (a SARIF invocation with
+   * `executionSuccessful: false`, a Semgrep error at level "error"): what it lists was found, but
+   * what it does not list may simply not have been looked at, so absence proves nothing.
+   * Called at most once per report, with the first such reason.
+   */
+  onIncomplete?: (reason: string) => void;
 }
 
 /** One run of a report as the report states it (see TParseReportOptions.onRun). */

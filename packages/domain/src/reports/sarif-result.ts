@@ -1,6 +1,6 @@
 import type { TEvidence, TSeverity } from '@palisade/contracts';
 import type { TFindingLocation, TFindingSuppression, TNormalizedFinding } from '../findings/normalized-finding';
-import { severityFromLabel, severityFromSarifLevel, severityFromSarifRank, severityFromSecuritySeverity } from '../findings/severity';
+import { severityFromLabel, severityFromPriority, severityFromSarifLevel, severityFromSarifRank, severityFromSecuritySeverity } from '../findings/severity';
 import {
   SEMGREP_LOGGED_OUT,
   arr,
@@ -77,11 +77,9 @@ export function normalizeSarifResult(
       id: ruleId,
       name: facts.name,
       cwe: ruleOnly ? [...facts.cwes] : cwes(run, rule, result, ruleProps, resultProps),
-      cve: ruleOnly
-        ? uniq([...cvesFromText(ruleId), ...facts.cves])
-        : cvesFromText(ruleId, str(rule?.id), str(rule?.name), ...arr(ruleProps.tags), ...arr(resultProps.tags)),
+      cve: ruleOnly ? uniq([...cvesFromText(ruleId), ...facts.cves]) : uniq([...cvesFromText(ruleId), ...facts.cves, ...cvesFromText(...arr(resultProps.tags))]),
     },
-    severity: severity(rule, result, kind, ruleProps, resultProps),
+    severity: severity(rule, result, kind, facts, resultProps),
     title,
     message,
     location,
@@ -98,6 +96,8 @@ export interface TRuleFacts {
   /** The first line of the short description, and of the name: title candidates. */
   descriptionTitle: string | undefined;
   nameTitle: string | undefined;
+  /** The severity the rule's short description states in words ("High severity - …", Snyk's spelling). */
+  statedSeverity: TSeverity | undefined;
   /** The CWEs and CVEs of a result that adds none of its own (ruleOnly). */
   cwes: readonly string[];
   cves: readonly string[];
@@ -111,14 +111,17 @@ function ruleFacts(run: SarifRun, rule: TJsonObject | undefined): TRuleFacts {
   if (known !== undefined) return known;
   const props = obj(rule?.properties) ?? {};
   const shortDescription = str(obj(rule?.shortDescription)?.text);
-  const name = str(rule?.name) ?? shortDescription;
+  const describes = shortDescription !== undefined && !namesOnlyTheRule(shortDescription, str(rule?.id)) && !isUnfilledTemplate(shortDescription);
+  const name = str(rule?.name) ?? (describes ? shortDescription : undefined);
   const facts: TRuleFacts = {
     props,
     name,
-    descriptionTitle: namesOnlyTheRule(shortDescription, str(rule?.id)) ? undefined : firstLine(shortDescription),
+    descriptionTitle: describes ? firstLine(shortDescription) : undefined,
     nameTitle: firstLine(name),
+    statedSeverity: severityFromLabel(STATED_SEVERITY.exec(shortDescription ?? '')?.[1]),
     cwes: cwes(run, rule, {}, props, {}),
-    cves: cvesFromText(str(rule?.id), str(rule?.name), ...arr(props.tags)),
+    // A rule that is one advisory names its CVE in its descriptions (Snyk: "(CVE-2020-8244) bl@1.1.2").
+    cves: cvesFromText(str(rule?.id), str(rule?.name), ...arr(props.tags), shortDescription, str(obj(rule?.fullDescription)?.text)),
   };
   run.ruleFacts.set(key, facts);
   return facts;
@@ -135,6 +138,18 @@ function namesOnlyTheRule(description: string | undefined, ruleId: string | unde
   if (text === ruleId) return true;
   const colon = text.lastIndexOf(': ');
   return colon > 0 && colon <= 32 && text.slice(colon + 2).trim() === ruleId;
+}
+
+/** A description that leads with a severity word: Snyk writes "High severity - Prototype Pollution vulnerability in ajv". */
+const STATED_SEVERITY = /^\s*(critical|high|medium|low)\s+severity\b/i;
+
+/**
+ * Whether a text is a message template whose placeholders were never filled in: converters
+ * carry Fortify's `<Replace key="PrimaryLocation.file"/>` over as is, and a "{0}" is an argument
+ * slot (SARIF 3.11.5) that only a result's message fills.
+ */
+function isUnfilledTemplate(text: string): boolean {
+  return /<Replace\s+key=|\{\d+\}/.test(text);
 }
 
 function messageText(run: SarifRun, rule: TJsonObject | undefined, message: unknown): string | undefined {
@@ -207,17 +222,13 @@ function pushDataflows(run: SarifRun, evidence: TEvidence[], result: TJsonObject
 
 /**
  * Precedence: a security-severity score (result, then rule: GitHub's convention, the most
- * specific statement) → a severity word in properties → the level (result, then the rule's
- * default) → a rank → SARIF's default level "warning". Non-"fail" kinds without any of these are
- * low ("review", "open") or info ("informational").
+ * specific statement) → a severity word in properties, or leading the rule's short description
+ * → the level (result, then the rule's default) → a rank → a 1–5 priority (PMD) → SARIF's default
+ * level "warning". Non-"fail" kinds without any of these are low ("review", "open") or info
+ * ("informational").
  */
-function severity(
-  rule: TJsonObject | undefined,
-  result: TJsonObject,
-  kind: string,
-  ruleProps: TJsonObject,
-  resultProps: TJsonObject,
-): TSeverity {
+function severity(rule: TJsonObject | undefined, result: TJsonObject, kind: string, facts: TRuleFacts, resultProps: TJsonObject): TSeverity {
+  const ruleProps = facts.props;
   const config = obj(rule?.defaultConfiguration);
   // Tolerated spellings: a score or a word as security-severity, "Error" for "error", a rank as a string.
   const securitySeverity = (v: unknown): TSeverity | undefined => severityFromSecuritySeverity(v) ?? severityFromLabel(v);
@@ -229,14 +240,18 @@ function severity(
     severityFromLabel(ruleProps.severity) ??
     // Bandit's spelling (its SARIF has no level).
     severityFromLabel(resultProps.issue_severity) ??
+    facts.statedSeverity ??
     (kind === 'informational' ? 'info' : undefined) ??
     level(result.level) ??
     level(config?.level) ??
     severityFromSarifRank(num(result.rank)) ??
     severityFromSarifRank(num(config?.rank)) ??
+    severityFromPriority(ruleProps.priority) ??
     (kind === 'fail' ? 'medium' : 'low')
   );
 }
+
+const CWE_DEFINITION_URI = /^https?:\/\/cwe\.mitre\.org\/data\/definitions\/(\d{1,5})\.html?\b/i;
 
 function cwes(
   run: SarifRun,
@@ -261,6 +276,8 @@ function cwes(
     if (id === undefined) continue;
     found.push(taxonomy !== undefined && /cwe/i.test(taxonomy) ? cweFromNumber(id) : cweFromText(id));
   }
+  // A rule whose help page is a CWE definition (ShiftLeft: https://cwe.mitre.org/data/definitions/91.html).
+  found.push(cweFromNumber(CWE_DEFINITION_URI.exec(str(rule?.helpUri) ?? '')?.[1]));
   return uniq(found);
 }
 

@@ -1,4 +1,4 @@
-import { arr, obj, str, uriToPath, type TJsonObject } from './report-values';
+import { arr, obj, str, uniq, uriToPath, type TJsonObject } from './report-values';
 import type { TRuleFacts } from './sarif-result';
 
 /**
@@ -22,8 +22,14 @@ export class SarifRun {
   components: TJsonObject[] = [];
   private ruleById = new Map<string, TJsonObject>();
   globalMessageStrings: TJsonObject = {};
-  /** Absolute file URIs of originalUriBaseIds, longest first, for making absolute paths relative. */
+  /**
+   * Absolute file URIs, longest first, that absolute paths are made relative to: the
+   * originalUriBaseIds, and the working directories of the run's invocations (where a tool that
+   * writes absolute URIs ran: the checkout, on a CI runner whose path differs from run to run).
+   */
   baseUris: string[] = [];
+  private originalBaseUris: (string | undefined)[] = [];
+  private workingDirectoryUris: string[] = [];
   artifacts: TSarifArtifact[] = [];
   logicalLocations: TJsonObject[] = [];
   taxonomies: TJsonObject[] = [];
@@ -82,9 +88,20 @@ export class SarifRun {
       const parentUri = parent === undefined ? undefined : resolve(parent, depth + 1);
       return parentUri === undefined ? undefined : parentUri.replace(/\/?$/, '/') + uri;
     };
-    this.baseUris = Object.keys(bases)
-      .map((k) => resolve(k, 0))
-      .filter((u): u is string => u !== undefined && /^file:/i.test(u))
+    this.originalBaseUris = Object.keys(bases).map((k) => resolve(k, 0));
+    this.updateBaseUris();
+  }
+
+  /** An invocation's workingDirectory (an artifactLocation). */
+  addWorkingDirectory(value: unknown): void {
+    const uri = str(obj(value)?.uri)?.trim();
+    if (uri === undefined) return;
+    this.workingDirectoryUris.push(uri);
+    this.updateBaseUris();
+  }
+
+  private updateBaseUris(): void {
+    this.baseUris = uniq([...this.originalBaseUris, ...this.workingDirectoryUris].filter((u): u is string => u !== undefined && /^file:/i.test(u)))
       .map((u) => (u.endsWith('/') ? u : u + '/'))
       .sort((a, b) => b.length - a.length);
     this.pathByUri.clear();

@@ -138,6 +138,66 @@ describe('SARIF parser: rules, severity, taxonomy', () => {
     expect(fs.map((f) => f.message)).toEqual(['new']);
   });
 
+  it("reads what Snyk's rules state in words: the CVE in the full description, the severity leading the short description", async () => {
+    const rule = (id: string, severityWord: string, cve: string, level: string) => ({
+      id,
+      shortDescription: { text: `${severityWord} severity - Prototype Pollution vulnerability in ajv` },
+      fullDescription: { text: `(${cve}) ajv@6.12.2` },
+      defaultConfiguration: { level },
+      properties: { tags: ['security', 'CWE-400', 'npm'] },
+    });
+    const fs = await findings(
+      log({
+        tool: { driver: { name: 'Snyk Open Source', rules: [rule('SNYK-JS-AJV-584908', 'High', 'CVE-2020-15366', 'note'), rule('SNYK-JS-BL-608877', 'Medium', 'CVE-2020-8244', 'error')] } },
+        results: [
+          { ruleId: 'SNYK-JS-AJV-584908', level: 'note', message: { text: 'This file introduces a vulnerable ajv package with a high severity vulnerability.' }, locations: [at('package.json', 1)] },
+          { ruleId: 'SNYK-JS-BL-608877', message: { text: 'bl' }, locations: [at('package.json', 1)], properties: { tags: ['direct'] } },
+        ],
+      }),
+    );
+    expect(fs.map((f) => [f.severity, f.rule.cve, f.rule.cwe, f.title])).toEqual([
+      ['high', ['CVE-2020-15366'], ['CWE-400'], 'High severity - Prototype Pollution vulnerability in ajv'],
+      ['medium', ['CVE-2020-8244'], ['CWE-400'], 'Medium severity - Prototype Pollution vulnerability in ajv'],
+    ]);
+  });
+
+  it('titles a result by its message when the short description is an unfilled template (Fortify through the SARIF SDK)', async () => {
+    const template = 'The function <Replace key="EnclosingFunction.name"/> in <Replace key="PrimaryLocation.file"/> sometimes fails to release a database resource.';
+    const fs = await findings(
+      log({
+        tool: { driver: { name: 'HP Fortify Static Code Analyzer', rules: [{ id: 'R-UNRELEASED', shortDescription: { text: template } }, { id: 'R-ARG', shortDescription: { text: 'Call to {0}' } }] } },
+        results: [
+          { ruleId: 'R-UNRELEASED', message: { text: 'The function getDetails() in DBHelper.cs sometimes fails to release a database resource.' }, locations: [at('DBHelper.cs', 40)] },
+          { ruleId: 'R-ARG', message: { text: 'Call to strcpy' }, locations: [at('a.c', 2)] },
+        ],
+      }),
+    );
+    expect(fs.map((f) => [f.title, f.rule.name])).toEqual([
+      ['The function getDetails() in DBHelper.cs sometimes fails to release a database resource.', undefined],
+      ['Call to strcpy', undefined],
+    ]);
+  });
+
+  it("reads PMD's 1-5 rule priority when no level is given anywhere, and a CWE from a rule's cwe.mitre.org help page", async () => {
+    const rule = (id: string, priority: number | string) => ({ id, shortDescription: { text: id }, properties: { ruleset: 'Security', priority } });
+    const fs = await findings(
+      log({
+        tool: {
+          driver: {
+            name: 'PMD',
+            rules: [rule('ModifyOrViewAllData', 1), rule('AvoidGlobalModifier', 2), rule('ApexDoc', 3), rule('UnusedLocalVariable', '4'), rule('FieldNamingConventions', 5), { id: 'XmlInjection', helpUri: 'https://cwe.mitre.org/data/definitions/91.html' }],
+          },
+        },
+        results: [0, 1, 2, 3, 4, 5].map((ruleIndex) => ({ ruleIndex, message: { text: `rule ${ruleIndex}` }, locations: [at('force-app/main/A.cls', ruleIndex + 1)] })),
+      }),
+    );
+    expect(fs.map((f) => f.severity)).toEqual(['high', 'high', 'medium', 'low', 'low', 'medium']);
+    expect(fs[5].rule.cwe).toEqual(['CWE-91']);
+    // A level says more than a priority.
+    const [leveled] = await findings(log({ tool: { driver: { name: 'PMD', rules: [rule('X', 5)] } }, results: [{ ruleIndex: 0, level: 'error', message: { text: 'm' } }] }));
+    expect(leveled.severity).toBe('high');
+  });
+
   it('reads CWE from result taxa pointing into a CWE taxonomy', async () => {
     const [f] = await findings(
       log({ tool: { driver }, taxonomies: [{ name: 'CWE', taxa: [{ id: '22' }] }], results: [{ ruleId: 'x', message: { text: 'm' }, taxa: [{ id: '22', toolComponent: { index: 0 } }] }] }),
@@ -164,6 +224,43 @@ describe('SARIF parser: locations and evidence', () => {
     expect(fs.map((f) => f.location.path)).toEqual(['src/main.js', 'lib/util x.js', 'win/path.cs', undefined]);
     expect(fs[1].evidence).toContainEqual({ kind: 'artifact_hash', algorithm: 'sha-256', digest: 'ab'.repeat(32), artifact: 'lib/util x.js' });
     expect(fs[3].location.logical).toBe('pkg.Class.method');
+  });
+
+  it("makes absolute file URIs relative to the invocation's working directory, reading nothing else of the invocation", async () => {
+    const notifications = Array.from({ length: 2000 }, (_, i) => ({ level: 'note', message: { text: `extracted file ${i}` } }));
+    const fs = await findings(
+      log({
+        tool: { driver: { name: 'ShiftLeft' } },
+        invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications, workingDirectory: { uri: 'file:///home/runner/work/app' } }],
+        results: [
+          { ruleId: 'taint-xss', message: { text: '1' }, locations: [at('file:///home/runner/work/app/dojo/forms.py', 3)] },
+          { ruleId: 'taint-xss', message: { text: '2' }, locations: [at('file:///opt/lib/site.py', 9)] },
+          { ruleId: 'taint-xss', message: { text: '3' }, locations: [at('dojo/views.py', 1)] },
+        ],
+      }),
+    );
+    expect(fs.map((f) => f.location.path)).toEqual(['dojo/forms.py', '/opt/lib/site.py', 'dojo/views.py']);
+    // Two runners, two checkouts: one identity.
+    const elsewhere = await findings(
+      log({
+        tool: { driver: { name: 'ShiftLeft' } },
+        invocations: [{ workingDirectory: { uri: 'file:///builds/group/app/' } }],
+        results: [{ ruleId: 'taint-xss', message: { text: '1' }, locations: [at('file:///builds/group/app/dojo/forms.py', 3)] }],
+      }),
+    );
+    const identity = (f: TNormalizedFinding) => computeFingerprint({ entityKey: 'repository:x', tool: f.tool, finding: f });
+    expect(identity(elsewhere[0])).toBe(identity(fs[0]));
+  });
+
+  it('reports a log with an unsuccessful invocation as incomplete, keeping its results', async () => {
+    const run = (executionSuccessful: unknown) => ({ tool: { driver: { name: 'T' } }, invocations: [{ executionSuccessful: true }, { executionSuccessful }], results: [{ ruleId: 'a', message: { text: 'm' }, locations: [at('a.js', 1)] }] });
+    const reasons = async (...runs: object[]): Promise<string[]> => {
+      const seen: string[] = [];
+      expect(await parseReportBuffer('sarif', JSON.stringify({ version: '2.1.0', runs }), { onIncomplete: (reason) => seen.push(reason) })).toHaveLength(runs.length);
+      return seen;
+    };
+    expect(await reasons(run(true), run(null))).toEqual([]);
+    expect(await reasons(run(true), run(false), run(false))).toEqual(["run 1: the tool's invocation did not complete successfully (executionSuccessful is false)"]);
   });
 
   it('turns code flows into dataflow evidence and related locations into code spans', async () => {

@@ -10,20 +10,27 @@ import { pickToolName } from './tool-name';
 /**
  * SARIF 2.1.0. Streams `runs[]` and, inside each run, `results[]` one result at a time; keeps
  * only the run's tool (rule metadata), originalUriBaseIds, artifacts (location and hashes, never
- * contents), logicalLocations and taxonomies. Everything else (invocations, graphs, web
- * requests...) is skipped without being decoded.
+ * contents), logicalLocations, taxonomies and the invocations' working directories. Everything
+ * else (the rest of invocations, graphs, web requests...) is skipped without being decoded.
  *
  * Order: producers write `tool` before `results` (the schema lists it first and every real tool
  * does). If a run's results come first anyway, that run's results are held until the run ends
  * and then normalized with its tool: correct, at the cost of that one run's memory. Artifacts
  * written after results cannot resolve index-only artifact references of results already
  * emitted; such results keep no path (real producers put artifacts first, and give a uri too).
+ * Likewise an invocation's working directory applies to the results after it.
  */
 export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
   let version: unknown;
   let runsSeen = false;
   let run: SarifRun | undefined;
   let runBuffered = false;
+  let incomplete = false;
+  const reportIncomplete = (reason: string): void => {
+    if (incomplete) return;
+    incomplete = true;
+    options.onIncomplete?.(reason);
+  };
 
   const RUN_KEEP = new Set(['tool', 'originalUriBaseIds', 'logicalLocations', 'taxonomies']);
 
@@ -53,7 +60,7 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
         if (kind !== 'array') throw shapeError(path, '"results" must be an array');
         return 'stream' as const;
       }
-      if (key === 'artifacts') return kind === 'array' ? ('stream' as const) : ('skip' as const);
+      if (key === 'artifacts' || key === 'invocations') return kind === 'array' ? ('stream' as const) : ('skip' as const);
       if (key === 'tool' && kind !== 'object') throw shapeError(path, '"tool" must be an object');
       return RUN_KEEP.has(key as string) ? ('capture' as const) : ('skip' as const);
     }
@@ -64,6 +71,11 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
     if (key === 'artifacts') {
       if (d === 4) return kind === 'object' ? ('stream' as const) : ('skip' as const);
       return path[4] === 'location' || path[4] === 'hashes' ? ('capture' as const) : ('skip' as const);
+    }
+    // Of an invocation only its working directory and whether it succeeded: its notifications can be megabytes.
+    if (key === 'invocations') {
+      if (d === 4) return kind === 'object' ? ('stream' as const) : ('skip' as const);
+      return d === 5 && (path[4] === 'workingDirectory' || path[4] === 'executionSuccessful') ? ('capture' as const) : ('skip' as const);
     }
     return 'skip' as const;
   };
@@ -127,6 +139,10 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
       else if (key === 'logicalLocations') run.logicalLocations = Array.isArray(ev.value) ? ev.value : [];
       else if (key === 'taxonomies') run.setTaxonomies(ev.value);
       else if (key === 'artifacts' && p.length === 5) run.setArtifactField(p[3] as number, p[4] as string, ev.value);
+      else if (key === 'invocations' && p.length === 5) {
+        if (p[4] === 'workingDirectory') run.addWorkingDirectory(ev.value);
+        else if (ev.value === false) reportIncomplete(`run ${runIndex}: the tool's invocation did not complete successfully (executionSuccessful is false)`);
+      }
       return;
     }
     if (p.length === 1 && p[0] === 'runs' && ev.type === 'enter') runsSeen = true;

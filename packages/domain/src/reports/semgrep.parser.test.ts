@@ -65,6 +65,24 @@ describe('Semgrep parser', () => {
     expect(fs[3].title).toBe('r');
   });
 
+  it('reports a run with an error at level "error" as incomplete, once, and not one with warnings only', async () => {
+    const reasons = async (errors: unknown[]): Promise<string[]> => {
+      const seen: string[] = [];
+      const body = { errors, results: [{ check_id: 'r', path: 'a.py', start: { line: 1, col: 1 }, end: { line: 1, col: 2 }, extra: { message: 'm', severity: 'INFO' } }], version: '1.90.0' };
+      expect(await parseReportBuffer('semgrep', JSON.stringify(body), { onIncomplete: (reason) => seen.push(reason) })).toHaveLength(1);
+      return seen;
+    };
+    expect(await reasons([{ code: 3, level: 'warn', type: 'Syntax error', message: 'Syntax error at line b.py:3', path: 'b.py' }, { level: 'warn', type: ['PartialParsing', [{ path: 'c.py' }]] }])).toEqual([]);
+    expect(await reasons([])).toEqual([]);
+    expect(
+      await reasons([
+        { code: 3, level: 'warn', type: 'Timeout', message: 'Timeout when running r on d.py' },
+        { code: 7, level: 'error', type: ['InvalidRuleSchemaError'], message: 'Invalid rule schema\nmore detail', spans: [{ file: 'rules.yml' }] },
+        { code: 2, level: 'error', type: 'UnknownLanguageError', message: 'invalid language' },
+      ]),
+    ).toEqual(['Semgrep reported an error (InvalidRuleSchemaError: Invalid rule schema)']);
+  });
+
   it('rejects a report without results', async () => {
     await expect(parseReportBuffer('semgrep', '{"errors": []}')).rejects.toMatchObject({ code: 'invalid_shape', pointer: '/results' });
   });

@@ -8,8 +8,10 @@ import { SEMGREP_LOGGED_OUT, arr, cvesFromText, cweFromNumber, cweFromText, firs
 import { pickToolName } from './tool-name';
 
 /**
- * Semgrep CLI JSON (`semgrep --json`): streams `results[]`; `errors[]` (rule or parse errors,
- * not findings) are skipped. Severity accepts both vocabularies (ERROR/WARNING/INFO and
+ * Semgrep CLI JSON (`semgrep --json`): streams `results[]`; `errors[]` are not findings, but an
+ * error at level "error" (an invalid rule or config, an unknown language: Semgrep exits 2) means
+ * the run did not cover what it was asked to, which is reported through `onIncomplete`; warnings
+ * (a file that did not parse, a timeout on one file) are not. Severity accepts both vocabularies (ERROR/WARNING/INFO and
  * CRITICAL/HIGH/MEDIUM/LOW). `extra.fingerprint` is Semgrep's match-based id, stable when code
  * moves, and is the identity unless it is the logged-out placeholder "requires login".
  * Lines are dropped when they are the same placeholder.
@@ -19,6 +21,7 @@ const PLACEHOLDER = SEMGREP_LOGGED_OUT;
 export function makeSemgrepHandler(options: TParseReportOptions): TReportHandler {
   let version: string | undefined;
   let sawResults = false;
+  let incomplete = false;
   const tool = pickToolName(options.tool, 'semgrep', 'semgrep');
 
   const plan = (path: readonly TPathSegment[], kind: TValueKind) => {
@@ -32,15 +35,40 @@ export function makeSemgrepHandler(options: TParseReportOptions): TReportHandler
         if (kind !== 'array') throw shapeError(path, '"results" must be an array');
         return 'stream' as const;
       }
+      if (path[0] === 'errors') return kind === 'array' ? ('stream' as const) : ('skip' as const);
       return path[0] === 'version' ? ('capture' as const) : ('skip' as const);
+    }
+    // Of an error only its level and what it was, once no error has made the run incomplete yet.
+    if (path[0] === 'errors') {
+      if (d === 2) return kind === 'object' && !incomplete ? ('stream' as const) : ('skip' as const);
+      return d === 3 && (path[2] === 'level' || path[2] === 'type' || path[2] === 'message') ? ('capture' as const) : ('skip' as const);
     }
     if (path[0] !== 'results') return 'skip' as const;
     if (kind !== 'object') throw shapeError(path, 'each result must be an object');
     return 'capture' as const;
   };
 
+  let error: { level?: string; type?: string; message?: string } = {};
+  const onError = (ev: TSplitEvent): void => {
+    if (ev.type === 'value' && ev.path.length === 3) {
+      const text = ev.path[2] === 'type' && Array.isArray(ev.value) ? str(ev.value[0]) : str(ev.value);
+      error[ev.path[2] as 'level' | 'type' | 'message'] = text;
+    } else if (ev.type === 'exit' && ev.path.length === 2) {
+      if (!incomplete && error.level?.toLowerCase() === 'error') {
+        incomplete = true;
+        const what = [error.type, firstLine(error.message)].filter((x) => x !== undefined).join(': ');
+        options.onIncomplete?.(`Semgrep reported an error${what === '' ? '' : ` (${what.slice(0, 300)})`}`);
+      }
+      error = {};
+    }
+  };
+
   const onEvent = (ev: TSplitEvent, out: TReportItem[]): void => {
-    if (ev.type === 'enter' && ev.path.length === 1) sawResults = true;
+    if (ev.type === 'enter' && ev.path.length === 1 && ev.path[0] === 'results') sawResults = true;
+    if (ev.path[0] === 'errors') {
+      onError(ev);
+      return;
+    }
     if (ev.type !== 'value') return;
     if (ev.path.length === 1) {
       version = str(ev.value);
