@@ -68,6 +68,8 @@ describe('npm audit parser', () => {
   it('rejects an npm error report and a report with neither shape', async () => {
     await expect(parseReportBuffer('npm-audit', '{"error": {"code": "ENOLOCK", "summary": "no lockfile"}}')).rejects.toMatchObject({ code: 'invalid_shape', message: expect.stringContaining('no lockfile') });
     await expect(parseReportBuffer('npm-audit', '{"metadata": {}}')).rejects.toMatchObject({ code: 'invalid_shape' });
+    const yarn = '{"type":"auditAdvisory","data":{"resolution":{"id":1,"path":"a>b"},"advisory":{"id":1}}}\n{"type":"auditSummary","data":{}}\n';
+    await expect(parseReportBuffer('npm-audit', yarn)).rejects.toMatchObject({ code: 'invalid_shape', pointer: '/type', message: expect.stringContaining('yarn audit --json') });
   });
 });
 

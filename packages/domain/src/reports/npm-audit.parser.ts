@@ -37,6 +37,10 @@ export function makeNpmAuditHandler(options: TParseReportOptions): TReportHandle
     if (d === 1) {
       if (path[0] === 'advisories') return kind === 'object' ? ('stream' as const) : ('skip' as const);
       if (path[0] === 'vulnerabilities' || path[0] === 'error') return 'capture' as const;
+      // yarn classic's `yarn audit --json` writes one {"type", "data"} object per line.
+      if (path[0] === 'type' && kind === 'string') {
+        throw shapeError(path, 'this looks like `yarn audit --json` output (one {"type", "data"} object per line), which is not supported; send the output of `npm audit --json` or `pnpm audit --json`');
+      }
       return 'skip' as const;
     }
     return path[0] === 'advisories' && d === 2 ? ('capture' as const) : ('skip' as const);
