@@ -76,7 +76,7 @@ export function normalizeSarifResult(
     rule: {
       id: ruleId,
       name: facts.name,
-      cwe: ruleOnly ? [...facts.cwes] : cwes(run, rule, result, ruleProps, resultProps),
+      cwe: ruleOnly ? [...facts.cwes] : uniq([...cwes(run, rule, result, ruleProps, resultProps), ...facts.helpCwes]),
       cve: ruleOnly ? uniq([...cvesFromText(ruleId), ...facts.cves]) : uniq([...cvesFromText(ruleId), ...facts.cves, ...cvesFromText(...arr(resultProps.tags))]),
     },
     severity: severity(rule, result, kind, facts, resultProps),
@@ -100,6 +100,8 @@ export interface TRuleFacts {
   statedSeverity: TSeverity | undefined;
   /** The CWEs and CVEs of a result that adds none of its own (ruleOnly). */
   cwes: readonly string[];
+  /** The CWEs the rule's help points at (part of cwes). */
+  helpCwes: readonly string[];
   cves: readonly string[];
 }
 
@@ -113,13 +115,15 @@ function ruleFacts(run: SarifRun, rule: TJsonObject | undefined): TRuleFacts {
   const shortDescription = str(obj(rule?.shortDescription)?.text);
   const describes = shortDescription !== undefined && !namesOnlyTheRule(shortDescription, str(rule?.id)) && !isUnfilledTemplate(shortDescription);
   const name = str(rule?.name) ?? (describes ? shortDescription : undefined);
+  const help = helpCwes(rule);
   const facts: TRuleFacts = {
     props,
     name,
     descriptionTitle: describes ? firstLine(shortDescription) : undefined,
     nameTitle: firstLine(name),
     statedSeverity: severityFromLabel(STATED_SEVERITY.exec(shortDescription ?? '')?.[1]),
-    cwes: cwes(run, rule, {}, props, {}),
+    cwes: uniq([...cwes(run, rule, {}, props, {}), ...help]),
+    helpCwes: help,
     // A rule that is one advisory names its CVE in its descriptions (Snyk: "(CVE-2020-8244) bl@1.1.2").
     cves: cvesFromText(str(rule?.id), str(rule?.name), ...arr(props.tags), shortDescription, str(obj(rule?.fullDescription)?.text)),
   };
@@ -191,7 +195,16 @@ function pushCodeSpan(run: SarifRun, evidence: TEvidence[], location: TJsonObjec
   const r = regionOf(run, location);
   if (r === undefined) return;
   const { snippet, ...region } = r;
-  evidence.push(snippet === undefined || run.secretScanner ? { kind: 'code_span', region } : { kind: 'code_span', region, snippet });
+  const span: TEvidence = snippet === undefined || run.secretScanner ? { kind: 'code_span', region } : { kind: 'code_span', region, snippet };
+  // CodeQL lists a related location twice (once with its message id, once bare): one span each.
+  if (!evidence.some((e) => sameCodeSpan(e, span))) evidence.push(span);
+}
+
+function sameCodeSpan(a: TEvidence, b: TEvidence): boolean {
+  if (a.kind !== 'code_span' || b.kind !== 'code_span' || a.snippet !== b.snippet) return false;
+  const x = a.region;
+  const y = b.region;
+  return x.path === y.path && x.start_line === y.start_line && x.end_line === y.end_line && x.start_column === y.start_column && x.end_column === y.end_column;
 }
 
 function pushDataflows(run: SarifRun, evidence: TEvidence[], result: TJsonObject): void {
@@ -252,6 +265,7 @@ function severity(rule: TJsonObject | undefined, result: TJsonObject, kind: stri
 }
 
 const CWE_DEFINITION_URI = /^https?:\/\/cwe\.mitre\.org\/data\/definitions\/(\d{1,5})\.html?\b/i;
+const CWE_DEFINITION_LINK = /https?:\/\/cwe\.mitre\.org\/data\/definitions\/(\d{1,5})\.html?\b/gi;
 
 function cwes(
   run: SarifRun,
@@ -276,8 +290,22 @@ function cwes(
     if (id === undefined) continue;
     found.push(taxonomy !== undefined && /cwe/i.test(taxonomy) ? cweFromNumber(id) : cweFromText(id));
   }
-  // A rule whose help page is a CWE definition (ShiftLeft: https://cwe.mitre.org/data/definitions/91.html).
-  found.push(cweFromNumber(CWE_DEFINITION_URI.exec(str(rule?.helpUri) ?? '')?.[1]));
+  return uniq(found);
+}
+
+/**
+ * The CWEs a rule's help points at: a help page that is a CWE definition (ShiftLeft:
+ * https://cwe.mitre.org/data/definitions/91.html), or links to one in the help text (Psalm:
+ * "[CWE-384](https://cwe.mitre.org/data/definitions/384.html)"). Read once per rule (ruleFacts):
+ * help texts run to kilobytes.
+ */
+function helpCwes(rule: TJsonObject | undefined): string[] {
+  const found = [cweFromNumber(CWE_DEFINITION_URI.exec(str(rule?.helpUri) ?? '')?.[1])];
+  const help = obj(rule?.help);
+  for (const text of [str(help?.markdown), str(help?.text)]) {
+    if (text === undefined || !text.includes('cwe.mitre.org')) continue;
+    for (const m of text.matchAll(CWE_DEFINITION_LINK)) found.push(cweFromNumber(m[1]));
+  }
   return uniq(found);
 }
 

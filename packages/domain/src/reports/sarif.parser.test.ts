@@ -193,6 +193,12 @@ describe('SARIF parser: rules, severity, taxonomy', () => {
     );
     expect(fs.map((f) => f.severity)).toEqual(['high', 'high', 'medium', 'low', 'low', 'medium']);
     expect(fs[5].rule.cwe).toEqual(['CWE-91']);
+    // Psalm links the CWE from its help text; a result with tags of its own keeps it too.
+    const psalmRule = { id: 'TaintedCookie', help: { text: 'Emitted when user input is stored in a cookie.', markdown: '# TaintedCookie\n\nSee [CWE-384](https://cwe.mitre.org/data/definitions/384.html).' } };
+    const psalm = await findings(
+      log({ tool: { driver: { name: 'Psalm', rules: [psalmRule] } }, results: [{ ruleId: 'TaintedCookie', message: { text: 'm' } }, { ruleId: 'TaintedCookie', message: { text: 'n' }, properties: { tags: ['CWE-20'] } }] }),
+    );
+    expect(psalm.map((f) => f.rule.cwe)).toEqual([['CWE-384'], ['CWE-20', 'CWE-384']]);
     // A level says more than a priority.
     const [leveled] = await findings(log({ tool: { driver: { name: 'PMD', rules: [rule('X', 5)] } }, results: [{ ruleIndex: 0, level: 'error', message: { text: 'm' } }] }));
     expect(leveled.severity).toBe('high');
@@ -273,7 +279,8 @@ describe('SARIF parser: locations and evidence', () => {
             ruleId: 'taint',
             message: { text: 'flows from [here](1)' },
             locations: [at('a.js', 30, { region: { startLine: 30, snippet: { text: 'sink(x)' } } })],
-            relatedLocations: [{ id: 1, ...at('a.js', 10) }],
+            // CodeQL 2.2x lists a related location twice, with its message id and bare: one span.
+            relatedLocations: [{ id: 1, ...at('a.js', 10), message: { text: 'user-provided value' } }, at('a.js', 10)],
             codeFlows: [{ threadFlows: [{ locations: [step(10, 'source'), step(20, 'through'), step(30, 'sink')] }] }],
           },
         ],
