@@ -1,6 +1,9 @@
+import { computeFingerprint } from '../findings/fingerprint';
+import type { TNormalizedFinding } from '../findings/normalized-finding';
 import { parseReportBuffer } from './parse-report';
 import { describeCorpus, parseCorpusFile } from './testing/corpus';
 
+const fp = (f: TNormalizedFinding): string => computeFingerprint({ entityKey: 'image:x', tool: f.tool, finding: f });
 const bom = (over: object): string => JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.5', version: 1, ...over });
 
 describe('CycloneDX parser', () => {
@@ -144,6 +147,29 @@ describe('CycloneDX parser', () => {
       'org.springframework/spring-web',
       'github.com/gin-gonic/gin',
     ]);
+  });
+
+  it("names a component without a group by its purl's namespace too (syft's Maven artifacts), so a VEX that names only the purl gives the same identity", async () => {
+    const purl = 'pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1';
+    const vulnerabilities = [{ id: 'CVE-2021-44228', ratings: [{ method: 'CVSSv31', score: 10 }], affects: [{ ref: purl }] }];
+    const listed = bom({ specVersion: '1.5', components: [{ 'bom-ref': 'syft-ref-1', type: 'library', name: 'log4j-core', version: '2.14.1', purl }, { 'bom-ref': 'p', name: 'Django', version: '4.2', purl: 'pkg:pypi/django@4.2' }], vulnerabilities });
+    const vexOnly = bom({ specVersion: '1.5', vulnerabilities });
+    const [fromBom] = (await parseReportBuffer('cyclonedx', listed)).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    const [fromVex] = (await parseReportBuffer('cyclonedx', vexOnly)).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(fromBom.location.package?.name).toBe('org.apache.logging.log4j/log4j-core');
+    expect(fp(fromVex)).toBe(fp(fromBom));
+  });
+
+  it('reads a bare score on the CVSS scale only when the rating is a CVSS one', async () => {
+    const rated = async (ratings: object[]) => (await parseReportBuffer('cyclonedx', bom({ specVersion: '1.6', vulnerabilities: [{ id: 'CVE-1', ratings, affects: [{ ref: 'pkg:npm/a@1' }] }] })))[0];
+    const severityOf = async (ratings: object[]) => {
+      const item = await rated(ratings);
+      return item.type === 'finding' ? item.finding.severity : undefined;
+    };
+    expect(await severityOf([{ method: 'OWASP', score: 7.5 }])).toBe('info');
+    expect(await severityOf([{ method: 'OWASP', score: 36, severity: 'high' }])).toBe('high');
+    expect(await severityOf([{ method: 'CVSSv4', score: 7.5 }])).toBe('high');
+    expect(await severityOf([{ score: 9.8 }])).toBe('critical');
   });
 
   it('refuses a dependency graph entry without a ref, naming the field', async () => {

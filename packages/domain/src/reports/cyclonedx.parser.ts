@@ -57,7 +57,7 @@ export function makeCycloneDxHandler(options: TParseReportOptions): TReportHandl
   const rememberRefs = (c: TJsonObject, name: string): void => {
     const group = str(c.group);
     const purl = str(c.purl);
-    const info: TRefInfo = { pkg: defined({ name: group === undefined ? name : `${group}/${name}`, version: str(c.version), purl, ecosystem: ecosystemFromPurl(purl) }) };
+    const info: TRefInfo = { pkg: defined({ name: group === undefined ? ungroupedName(name, purl) : `${group}/${name}`, version: str(c.version), purl, ecosystem: ecosystemFromPurl(purl) }) };
     const h = obj(arr(c.hashes)[0]);
     if (str(h?.alg) !== undefined && str(h?.content) !== undefined) info.hash = { alg: str(h?.alg) as string, content: str(h?.content) as string };
     const ref = str(c['bom-ref']);
@@ -242,7 +242,11 @@ function ratingSeverity(ratings: unknown): TSeverity {
   let best: TSeverity | undefined;
   for (const r of arr(ratings).map(obj)) {
     if (r === undefined) continue;
-    const s = toolSeverity.cyclonedx(r.severity) ?? (num(r.score) === undefined ? undefined : severityFromCvssScore(num(r.score) as number));
+    // A bare score is read on CVSS's 0-10 scale only when the method is CVSS (or unnamed): an
+    // OWASP Risk Rating or another method's score has a scale of its own.
+    const method = str(r.method);
+    const cvssScore = method === undefined || /^cvss/i.test(method) ? num(r.score) : undefined;
+    const s = toolSeverity.cyclonedx(r.severity) ?? (cvssScore === undefined ? undefined : severityFromCvssScore(cvssScore));
     if (s === undefined || (s === 'info' && r.severity === 'unknown')) continue;
     best = best === undefined ? s : maxSeverity(best, s);
   }
@@ -292,6 +296,22 @@ function refLink(value: unknown, path: (string | number)[]): string {
  * pkg:deb/debian/curl), not part of its name: producers name such components "busybox", "curl".
  */
 const DISTRO_PURL_TYPES = new Set(['apk', 'deb', 'rpm', 'alpm', 'qpkg']);
+
+/**
+ * The package name of a component without a group: syft names a Maven artifact "log4j-core" and
+ * keeps its group only in the purl; the group comes back from there, so that the component and a
+ * ref that resolves only through the purl (a standalone VEX) name one package. A name that has
+ * its namespace already (a Go module path, a scoped npm name) stays as it is.
+ */
+function ungroupedName(name: string, purl: string | undefined): string {
+  if (purl === undefined || name.includes('/')) return name;
+  try {
+    const p = PackageURL.fromString(purl);
+    return p.name === name ? packageNameOf(p) : name;
+  } catch {
+    return name;
+  }
+}
 
 /**
  * A package's name from its purl, as producers name the component (a scoped npm name, a Maven

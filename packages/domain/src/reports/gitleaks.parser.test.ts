@@ -20,14 +20,18 @@ describe('gitleaks parser', () => {
     const fs = await leaks([
       { line: 'token = ghp_abcdefghijklmnop', offender: 'ghp_abcdefghijklmnop', commit: 'c1', rule: 'Github', file: '.bashrc', tags: 'key, Github', author: 'A' },
       { RuleID: 'aws-access-token', Description: 'AWS', File: 'conf/aws.tf', StartLine: '2', EndLine: 2, StartColumn: 5, EndColumn: 24, Secret: 'AKIA0000000000000000', Match: 'k = AKIA0000000000000000', Commit: 'c2', Tags: null },
+      // gitleaks 8.18+ describes its rules in sentences: the title names the rule id instead.
+      { RuleID: 'jwt', Description: 'Uncovered a JSON Web Token, which may lead to unauthorized access to web applications and sensitive user data.', File: 'api/openapi.json', StartLine: 7, Secret: 'eyJhbGciOiJIUzI1NiJ9.e30.sig', Match: '"eyJhbGciOiJIUzI1NiJ9.e30.sig"' },
     ]);
     expect(fs.map((f) => [f.rule.id, f.title, f.location.path, f.location.start_line])).toEqual([
       ['Github', 'Github secret in .bashrc', '.bashrc', undefined],
       ['aws-access-token', 'AWS secret in conf/aws.tf', 'conf/aws.tf', 2],
+      ['jwt', 'jwt secret in api/openapi.json', 'api/openapi.json', 7],
     ]);
+    expect(fs[2].rule.name).toMatch(/^Uncovered a JSON Web Token/);
     expect(fs[0].message).toBe('Secret matched rule Github; commit c1; A; tags: key, Github');
     expect(fs[0].evidence[0]).toMatchObject({ snippet: 'token = REDACTED' });
-    expect(JSON.stringify(fs)).not.toMatch(/ghp_abcdefghijklmnop|AKIA0000000000000000/);
+    expect(JSON.stringify(fs)).not.toMatch(/ghp_abcdefghijklmnop|AKIA0000000000000000|eyJhbGciOiJIUzI1NiJ9\.e30\.sig/);
   });
 
   it('keeps leaks of a --redact report apart by rule and position, since every secret reads "REDACTED"', async () => {

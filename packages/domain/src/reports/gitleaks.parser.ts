@@ -57,7 +57,7 @@ export function makeGitleaksHandler(options: TParseReportOptions): TReportHandle
         source_tool: { name: 'gitleaks' },
         rule: { id: ruleId, name: description, cwe: [], cve: [] },
         severity: toolSeverity.secret(undefined),
-        title: file === undefined ? `${description} secret` : `${description} secret in ${file}`,
+        title: file === undefined ? `${shortLabel(description, ruleId)} secret` : `${shortLabel(description, ruleId)} secret in ${file}`,
         message: [
           `Secret matched rule ${ruleId}`,
           commit === undefined ? undefined : `commit ${commit}`,
@@ -81,6 +81,15 @@ export function makeGitleaksHandler(options: TParseReportOptions): TReportHandle
   };
 
   return { plan, onEvent, finish: () => undefined };
+}
+
+/**
+ * What a title calls the secret: the rule's description when it is a label ("AWS", "Generic API
+ * Key"), its id when the description is a sentence, as gitleaks 8.18+ writes them ("Uncovered a
+ * JSON Web Token, which may lead to unauthorized access…").
+ */
+function shortLabel(description: string, ruleId: string): string {
+  return description.length <= 60 && !/[.!?]\s*$/.test(description) ? description : ruleId;
 }
 
 function redact(text: string | undefined, secret: string | undefined): string | undefined {
