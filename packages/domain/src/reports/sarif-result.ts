@@ -77,7 +77,7 @@ export function normalizeSarifResult(
       id: ruleId,
       name: facts.name,
       cwe: ruleOnly ? [...facts.cwes] : uniq([...cwes(run, rule, result, ruleProps, resultProps), ...facts.helpCwes]),
-      cve: ruleOnly ? uniq([...cvesFromText(ruleId), ...facts.cves]) : uniq([...cvesFromText(ruleId), ...facts.cves, ...cvesFromText(...arr(resultProps.tags))]),
+      cve: uniq([...cvesFromText(ruleId), ...facts.cves, ...(ruleOnly ? [] : cvesFromText(...arr(resultProps.tags)))]),
     },
     severity: severity(rule, result, kind, facts, resultProps),
     title,
