@@ -34,7 +34,7 @@ export async function encodeReport(job: TEncodeJob, source: TReportSource, ship:
   const { batcher, tally } = batcherFor(job.encoding, ship);
   let results = 0;
   let incomplete: string | undefined;
-  const onIncomplete = (reason: string) => (incomplete ??= reason);
+  const onIncomplete = (reason: string) => (incomplete = reason);
   try {
     for await (const items of parseReportChunks(job.format, source, { tool: job.tool, onIncomplete })) {
       for (const item of items) {

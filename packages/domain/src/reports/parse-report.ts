@@ -79,7 +79,14 @@ export async function* parseReportChunks(
 ): AsyncGenerator<TReportItem[]> {
   const factory = HANDLERS[format];
   if (factory === undefined) throw new ReportParseError('invalid_shape', `unknown report format ${JSON.stringify(format)}`);
-  const handler = factory(options);
+  // The first reason only, whichever part of the report gives it and however many do.
+  let incomplete = false;
+  const onIncomplete = (reason: string): void => {
+    if (incomplete) return;
+    incomplete = true;
+    options.onIncomplete?.(reason);
+  };
+  const handler = factory({ ...options, onIncomplete });
   const out: TReportItem[] = [];
   const occurrence = makeOccurrenceCounter();
   const splitter = new JsonSplitter(handler.plan, (event) => handler.onEvent(event, out));

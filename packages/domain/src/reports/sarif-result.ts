@@ -264,7 +264,6 @@ function severity(rule: TJsonObject | undefined, result: TJsonObject, kind: stri
   );
 }
 
-const CWE_DEFINITION_URI = /^https?:\/\/cwe\.mitre\.org\/data\/definitions\/(\d{1,5})\.html?\b/i;
 const CWE_DEFINITION_LINK = /https?:\/\/cwe\.mitre\.org\/data\/definitions\/(\d{1,5})\.html?\b/gi;
 
 function cwes(
@@ -300,9 +299,9 @@ function cwes(
  * help texts run to kilobytes.
  */
 function helpCwes(rule: TJsonObject | undefined): string[] {
-  const found = [cweFromNumber(CWE_DEFINITION_URI.exec(str(rule?.helpUri) ?? '')?.[1])];
+  const found: (string | undefined)[] = [];
   const help = obj(rule?.help);
-  for (const text of [str(help?.markdown), str(help?.text)]) {
+  for (const text of [str(rule?.helpUri), str(help?.markdown), str(help?.text)]) {
     if (text === undefined || !text.includes('cwe.mitre.org')) continue;
     for (const m of text.matchAll(CWE_DEFINITION_LINK)) found.push(cweFromNumber(m[1]));
   }

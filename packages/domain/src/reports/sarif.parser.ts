@@ -25,12 +25,6 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
   let runsSeen = false;
   let run: SarifRun | undefined;
   let runBuffered = false;
-  let incomplete = false;
-  const reportIncomplete = (reason: string): void => {
-    if (incomplete) return;
-    incomplete = true;
-    options.onIncomplete?.(reason);
-  };
 
   const RUN_KEEP = new Set(['tool', 'originalUriBaseIds', 'logicalLocations', 'taxonomies']);
 
@@ -141,7 +135,7 @@ export function makeSarifHandler(options: TParseReportOptions): TReportHandler {
       else if (key === 'artifacts' && p.length === 5) run.setArtifactField(p[3] as number, p[4] as string, ev.value);
       else if (key === 'invocations' && p.length === 5) {
         if (p[4] === 'workingDirectory') run.addWorkingDirectory(ev.value);
-        else if (ev.value === false) reportIncomplete(`run ${runIndex}: the tool's invocation did not complete successfully (executionSuccessful is false)`);
+        else if (ev.value === false) options.onIncomplete?.(`run ${runIndex}: the tool's invocation did not complete successfully (executionSuccessful is false)`);
       }
       return;
     }

@@ -21,7 +21,6 @@ const PLACEHOLDER = SEMGREP_LOGGED_OUT;
 export function makeSemgrepHandler(options: TParseReportOptions): TReportHandler {
   let version: string | undefined;
   let sawResults = false;
-  let incomplete = false;
   const tool = pickToolName(options.tool, 'semgrep', 'semgrep');
 
   const plan = (path: readonly TPathSegment[], kind: TValueKind) => {
@@ -38,9 +37,9 @@ export function makeSemgrepHandler(options: TParseReportOptions): TReportHandler
       if (path[0] === 'errors') return kind === 'array' ? ('stream' as const) : ('skip' as const);
       return path[0] === 'version' ? ('capture' as const) : ('skip' as const);
     }
-    // Of an error only its level and what it was, once no error has made the run incomplete yet.
+    // Of an error only its level and what it was.
     if (path[0] === 'errors') {
-      if (d === 2) return kind === 'object' && !incomplete ? ('stream' as const) : ('skip' as const);
+      if (d === 2) return kind === 'object' ? ('stream' as const) : ('skip' as const);
       return d === 3 && (path[2] === 'level' || path[2] === 'type' || path[2] === 'message') ? ('capture' as const) : ('skip' as const);
     }
     if (path[0] !== 'results') return 'skip' as const;
@@ -54,8 +53,7 @@ export function makeSemgrepHandler(options: TParseReportOptions): TReportHandler
       const text = ev.path[2] === 'type' && Array.isArray(ev.value) ? str(ev.value[0]) : str(ev.value);
       error[ev.path[2] as 'level' | 'type' | 'message'] = text;
     } else if (ev.type === 'exit' && ev.path.length === 2) {
-      if (!incomplete && error.level?.toLowerCase() === 'error') {
-        incomplete = true;
+      if (error.level?.toLowerCase() === 'error') {
         const what = [error.type, firstLine(error.message)].filter((x) => x !== undefined).join(': ');
         options.onIncomplete?.(`Semgrep reported an error${what === '' ? '' : ` (${what.slice(0, 300)})`}`);
       }
