@@ -11,6 +11,31 @@ describe('Grype parser', () => {
     await expect(parseReportBuffer('grype', '[]')).rejects.toMatchObject({ code: 'invalid_shape' });
   });
 
+  it('keeps ignored matches as dismissed findings, with the VEX statement or the ignore rule as the reason, and the fingerprint of the unignored match', async () => {
+    const match = (id: string) => ({ vulnerability: { id, severity: 'High' }, artifact: { name: 'openssl', version: '3.0.7', type: 'rpm', purl: 'pkg:rpm/redhat/openssl@3.0.7' } });
+    const body = {
+      matches: [match('CVE-2024-0001')],
+      ignoredMatches: [
+        { ...match('CVE-2024-0002'), appliedIgnoreRules: [{ vulnerability: 'CVE-2024-0002', reason: 'not reachable from our code' }] },
+        { ...match('CVE-2024-0003'), appliedIgnoreRules: [{ 'fix-state': 'not-fixed', package: { name: 'openssl', type: 'rpm' } }] },
+        { ...match('CVE-2024-0004'), appliedIgnoreRules: [{ vulnerability: 'CVE-2024-0004', 'vex-status': 'not_affected', 'vex-justification': 'vulnerable_code_not_present' }] },
+        { ...match('CVE-2024-0005'), appliedIgnoreRules: null },
+      ],
+    };
+    const fs = (await parseReportBuffer('grype', JSON.stringify(body))).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(fs.map((f) => [f.rule.id, f.suppression])).toEqual([
+      ['CVE-2024-0001', undefined],
+      ['CVE-2024-0002', { kind: 'tool', status: 'ignored', justification: 'not reachable from our code' }],
+      ['CVE-2024-0003', { kind: 'tool', status: 'ignored', justification: 'ignore rule: fix-state not-fixed, package openssl, type rpm' }],
+      ['CVE-2024-0004', { kind: 'vex', status: 'not_affected', justification: 'vulnerable_code_not_present' }],
+      ['CVE-2024-0005', { kind: 'tool', status: 'ignored' }],
+    ]);
+    // Ignoring a match changes its status, not its identity: the known finding is dismissed, not fixed and replaced.
+    const unignored = (await parseReportBuffer('grype', JSON.stringify({ matches: [match('CVE-2024-0002')] }))).flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(fp(fs[1])).toBe(fp(unignored[0]));
+    await expect(parseReportBuffer('grype', JSON.stringify({ matches: [], ignoredMatches: {} }))).rejects.toMatchObject({ code: 'invalid_shape', pointer: '/ignoredMatches' });
+  });
+
   it('reads both matchDetails shapes (one object in the 2021 schema, a list since) and tolerates nulls and strings for numbers', async () => {
     const body = {
       descriptor: null,

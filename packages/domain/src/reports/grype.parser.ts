@@ -1,5 +1,5 @@
 import type { TEvidence } from '@palisade/contracts';
-import type { TFindingPackage } from '../findings/normalized-finding';
+import type { TFindingPackage, TFindingSuppression } from '../findings/normalized-finding';
 import { severityFromCvssScore, toolSeverity } from '../findings/severity';
 import type { TPathSegment, TSplitEvent, TValueKind } from './json-splitter';
 import { defined, dependencyPathEvidence, digestEvidence, packageVulnTitle } from './package-vuln';
@@ -11,8 +11,12 @@ import { pickToolName } from './tool-name';
 /**
  * Grype JSON (`grype -o json`), from the 2021 schema (vulnerability.links, cvssV2/cvssV3,
  * fixedInVersion) to the current one (cvss[], fix{versions,state}, relatedVulnerabilities,
- * epss, cwes). Streams `matches[]`; each match is self-contained, so nothing else is kept
- * beyond the descriptor's version.
+ * epss, cwes). Streams `matches[]` and `ignoredMatches[]`; each match is self-contained, so
+ * nothing else is kept beyond the descriptor's version.
+ *
+ * An ignored match (a rule of the grype config, or a VEX document given with --vex) is still
+ * a finding, stored dismissed with the rule as its reason: dropped, the finding a user
+ * ignores would turn `fixed` at the next report, though nothing was fixed.
  */
 export function makeGrypeHandler(options: TParseReportOptions): TReportHandler {
   let version: string | undefined;
@@ -24,16 +28,17 @@ export function makeGrypeHandler(options: TParseReportOptions): TReportHandler {
       if (kind !== 'object') throw shapeError(path, 'a Grype report must be a JSON object');
       return 'stream' as const;
     }
+    const list = path[0] === 'matches' || path[0] === 'ignoredMatches';
     if (d === 1) {
-      if (path[0] === 'matches') {
+      if (list) {
         if (kind === 'null') return 'skip' as const;
-        if (kind !== 'array') throw shapeError(path, '"matches" must be an array');
+        if (kind !== 'array') throw shapeError(path, `"${path[0]}" must be an array`);
         return 'stream' as const;
       }
       return path[0] === 'descriptor' ? ('capture' as const) : ('skip' as const);
     }
-    if (path[0] === 'matches' && d === 2 && kind !== 'object') throw shapeError(path, 'each match must be an object');
-    return path[0] === 'matches' ? ('capture' as const) : ('skip' as const);
+    if (list && d === 2 && kind !== 'object') throw shapeError(path, 'each match must be an object');
+    return list ? ('capture' as const) : ('skip' as const);
   };
 
   const onEvent = (ev: TSplitEvent, out: TReportItem[]): void => {
@@ -44,6 +49,7 @@ export function makeGrypeHandler(options: TParseReportOptions): TReportHandler {
       return;
     }
     const m = ev.value as TJsonObject;
+    const suppression = ev.path[0] === 'ignoredMatches' ? ignoreSuppression(m.appliedIgnoreRules) : undefined;
     const v = obj(m.vulnerability) ?? {};
     const related = arr(m.relatedVulnerabilities).map(obj).filter((r): r is TJsonObject => r !== undefined);
     const a = obj(m.artifact) ?? {};
@@ -81,6 +87,7 @@ export function makeGrypeHandler(options: TParseReportOptions): TReportHandler {
         message: [description, matched === undefined ? undefined : `Matched by ${matched}`].filter((x) => x !== undefined).join('\n\n') || undefined,
         location: defined({ path: str(locations[0]?.path), package: pkg }),
         evidence,
+        suppression,
       }),
     });
   };
@@ -90,6 +97,32 @@ export function makeGrypeHandler(options: TParseReportOptions): TReportHandler {
   };
 
   return { plan, onEvent, finish };
+}
+
+/**
+ * Why grype ignored a match, from its applied rules: a VEX statement (`vex-status`, with its
+ * justification) or a rule of the config (its `reason`, else what it matched on).
+ */
+function ignoreSuppression(applied: unknown): TFindingSuppression {
+  const rules = arr(applied).map(obj).filter((r): r is TJsonObject => r !== undefined);
+  const vex = rules.find((r) => str(r['vex-status']) !== undefined);
+  if (vex !== undefined) return defined({ kind: 'vex' as const, status: str(vex['vex-status']), justification: str(vex['vex-justification']) ?? str(vex.reason) });
+  const reasons = uniq(rules.map((r) => str(r.reason) ?? ruleDescription(r)));
+  return defined({ kind: 'tool' as const, status: 'ignored', justification: reasons.length === 0 ? undefined : reasons.slice(0, 4).join('; ') });
+}
+
+/** An ignore rule without a reason, told by what it matches: "ignore rule: CVE-2021-1234, fix-state not-fixed". */
+function ruleDescription(rule: TJsonObject): string | undefined {
+  const pkg = obj(rule.package);
+  const parts = [
+    str(rule.vulnerability),
+    str(rule['fix-state']) === undefined ? undefined : `fix-state ${str(rule['fix-state'])}`,
+    str(pkg?.name) === undefined ? undefined : `package ${str(pkg?.name)}${str(pkg?.version) === undefined ? '' : `@${str(pkg?.version)}`}`,
+    str(pkg?.type) === undefined ? undefined : `type ${str(pkg?.type)}`,
+    str(pkg?.location) === undefined ? undefined : `location ${str(pkg?.location)}`,
+    str(rule['match-type']) === undefined ? undefined : `match-type ${str(rule['match-type'])}`,
+  ].filter((x) => x !== undefined);
+  return parts.length === 0 ? undefined : `ignore rule: ${parts.join(', ')}`;
 }
 
 /**

@@ -100,6 +100,42 @@ describe('Trivy parser', () => {
     ]);
   });
 
+  it('keeps what --show-suppressed lists as dismissed findings, read as their unmodified kind', async () => {
+    const vuln = { VulnerabilityID: 'CVE-2022-23628', PkgID: 'github.com/open-policy-agent/opa@v0.35.0', PkgName: 'github.com/open-policy-agent/opa', InstalledVersion: 'v0.35.0', Severity: 'MEDIUM' };
+    const misconfig = { ID: 'DS002', Title: 'Image user should not be root', Severity: 'HIGH', Status: 'FAIL', CauseMetadata: { StartLine: 1, EndLine: 1 } };
+    const report = (results: object[]) => JSON.stringify({ SchemaVersion: 2, Results: results });
+    const suppressed = await parseReportBuffer(
+      'trivy',
+      report([
+        {
+          Target: 'go.mod',
+          Class: 'lang-pkgs',
+          Type: 'gomod',
+          ExperimentalModifiedFindings: [
+            { Type: 'vulnerability', Status: 'not_affected', Statement: 'vulnerable_code_not_in_execute_path', Source: 'OpenVEX', Finding: vuln },
+            { Type: 'unknown-kind', Status: 'ignored', Finding: vuln },
+            { Type: 'vulnerability', Status: 'ignored' },
+            null,
+          ],
+        },
+        { Target: 'Dockerfile', Class: 'config', Type: 'dockerfile', ModifiedFindings: [{ Type: 'misconfiguration', Status: 'ignored', Source: '.trivyignore', Finding: { ...misconfig, Status: 'PASS' } }] },
+      ]),
+    );
+    const fs = suppressed.flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
+    expect(fs.map((f) => [f.rule.id, f.suppression])).toEqual([
+      ['CVE-2022-23628', { kind: 'vex', status: 'not_affected', justification: 'vulnerable_code_not_in_execute_path (source: OpenVEX)' }],
+      ['DS002', { kind: 'tool', status: 'ignored', justification: '(source: .trivyignore)' }],
+    ]);
+    const open = await parseReportBuffer(
+      'trivy',
+      report([
+        { Target: 'go.mod', Class: 'lang-pkgs', Type: 'gomod', Vulnerabilities: [vuln] },
+        { Target: 'Dockerfile', Class: 'config', Type: 'dockerfile', Misconfigurations: [misconfig] },
+      ]),
+    );
+    expect(fps(fs)).toEqual(fps(open.flatMap((i) => (i.type === 'finding' ? [i.finding] : []))));
+  });
+
   it('rejects a report that is not Trivy JSON', async () => {
     await expect(parseReportBuffer('trivy', '"x"')).rejects.toMatchObject({ code: 'invalid_shape' });
     await expect(parseReportBuffer('trivy', '{"Results": {}}')).rejects.toMatchObject({ pointer: '/Results' });

@@ -12,11 +12,21 @@ import { pickToolName } from './tool-name';
  * Trivy JSON: SchemaVersion 2 (`Results[]`), the legacy top-level array of results, the JSON
  * literal `null` (legacy, nothing found), and Kubernetes reports (`Resources[]`, or the older
  * `Vulnerabilities[]` / `Misconfigurations[]` of resources), each resource with its own
- * `Results[]`. Inside a result, Vulnerabilities, Misconfigurations, Secrets, Licenses and
- * Packages stream element by element; the result's Target/Class/Type (written first by Trivy)
- * and its package graph (Packages[].DependsOn, for dependency paths) are kept meanwhile.
+ * `Results[]`. Inside a result, Vulnerabilities, Misconfigurations, Secrets, Licenses,
+ * Packages and the findings Trivy suppressed stream element by element; the result's
+ * Target/Class/Type (written first by Trivy) and its package graph (Packages[].DependsOn, for
+ * dependency paths) are kept meanwhile.
  */
-const ITEM_ARRAYS = new Set(['Vulnerabilities', 'Misconfigurations', 'Secrets', 'Licenses', 'Packages']);
+/**
+ * What `--show-suppressed` adds (Trivy 0.50+): each finding a .trivyignore, an ignore policy or
+ * a VEX statement suppressed, as `{Type, Status, Statement, Source, Finding}`. Such a finding is
+ * kept, dismissed with the statement as its reason: dropped, a finding the user suppresses
+ * would turn `fixed` at the next report, though nothing was fixed.
+ */
+const MODIFIED_ARRAYS = new Set(['ExperimentalModifiedFindings', 'ModifiedFindings']);
+const ITEM_ARRAYS = new Set(['Vulnerabilities', 'Misconfigurations', 'Secrets', 'Licenses', 'Packages', ...MODIFIED_ARRAYS]);
+/** The finding kinds of a modified finding's `Type`, by the result array that holds them unmodified. */
+const MODIFIED_TYPES: Record<string, string> = { vulnerability: 'Vulnerabilities', misconfiguration: 'Misconfigurations', secret: 'Secrets', license: 'Licenses' };
 const RESOURCE_ARRAYS = new Set(['Resources', 'Vulnerabilities', 'Misconfigurations']);
 const LANG_CLASSES = new Set(['lang-pkgs']);
 
@@ -103,7 +113,7 @@ export function makeTrivyHandler(options: TParseReportOptions): TReportHandler {
       }
       return;
     }
-    const f = key === 'Vulnerabilities' ? vulnerability(ctx, v) : key === 'Misconfigurations' ? misconfiguration(ctx, v) : key === 'Secrets' ? secret(ctx, v) : license(ctx, v);
+    const f = MODIFIED_ARRAYS.has(key) ? modified(ctx, v) : finding(ctx, key, v);
     if (f !== undefined) out.push({ type: 'finding', finding: { tool, source_tool: { name: 'Trivy' }, ...f } });
   };
 
@@ -150,6 +160,31 @@ export function makeTrivyHandler(options: TParseReportOptions): TReportHandler {
 }
 
 type TPartial = Omit<TNormalizedFinding, 'tool' | 'source_tool'>;
+
+/** A finding of one of a result's finding arrays (Vulnerabilities, Misconfigurations, Secrets, Licenses). */
+function finding(ctx: TResultCtx, key: string, v: TJsonObject): TPartial | undefined {
+  if (key === 'Vulnerabilities') return vulnerability(ctx, v);
+  if (key === 'Misconfigurations') return misconfiguration(ctx, v);
+  if (key === 'Secrets') return secret(ctx, v);
+  return key === 'Licenses' ? license(ctx, v) : undefined;
+}
+
+/**
+ * A finding Trivy suppressed: read as its unmodified kind would be (same fingerprint, so a
+ * known finding moves to dismissed), with the suppression — `vex` for a VEX statement
+ * (not_affected), else `tool` (a .trivyignore entry or an ignore policy: ignored).
+ */
+function modified(ctx: TResultCtx, m: TJsonObject): TPartial | undefined {
+  const kind = MODIFIED_TYPES[str(m.Type)?.toLowerCase() ?? ''];
+  const inner = obj(m.Finding);
+  if (kind === undefined || inner === undefined) return undefined;
+  // A misconfiguration is suppressed whatever check status it carried.
+  const f = finding(ctx, kind, kind === 'Misconfigurations' ? { ...inner, Status: 'FAIL' } : inner);
+  if (f === undefined) return undefined;
+  const status = str(m.Status) ?? 'ignored';
+  const why = [str(m.Statement), str(m.Source) === undefined ? undefined : `(source: ${str(m.Source)})`].filter((x) => x !== undefined).join(' ');
+  return { ...f, suppression: defined({ kind: status === 'not_affected' ? ('vex' as const) : ('tool' as const), status, justification: why === '' ? undefined : why }) };
+}
 
 function pkgOf(ctx: TResultCtx, v: TJsonObject): TFindingPackage | undefined {
   const name = str(v.PkgName);
