@@ -8,7 +8,7 @@ import { JsonSplitter } from './json-splitter';
 import { makeNpmAuditHandler } from './npm-audit.parser';
 import { makeOsvScannerHandler } from './osv-scanner.parser';
 import { makePalisadeHandler } from './palisade.parser';
-import { ReportParseError } from './report-parse-error';
+import { explainLogPrefix, ReportParseError } from './report-parse-error';
 import { REPORT_FORMATS, type TParseReportOptions, type TReportComponent, type TReportFormat, type TReportHandlerFactory, type TReportItem } from './report-item';
 import { makeSarifHandler } from './sarif.parser';
 import { makeSemgrepHandler } from './semgrep.parser';
@@ -114,21 +114,30 @@ export async function* parseReportChunks(
     splitter.write(decoder === null ? buf : Buffer.from(decoder.decode(buf, { stream: true }), 'utf8'));
   };
 
-  for await (const chunk of source as AsyncIterable<Buffer | string | Uint8Array>) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    bytes += buf.length;
-    if (options.maxBytes !== undefined && bytes > options.maxBytes) {
-      throw new ReportParseError('report_too_large', `the report is larger than ${options.maxBytes} bytes`, '', options.maxBytes);
+  // The body's first bytes, to tell log output in front of the JSON from broken JSON.
+  let opening = '';
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer | string | Uint8Array>) {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      if (opening.length < OPENING_CHARS) opening += buf.toString('utf8', 0, OPENING_CHARS);
+      bytes += buf.length;
+      if (options.maxBytes !== undefined && bytes > options.maxBytes) {
+        throw new ReportParseError('report_too_large', `the report is larger than ${options.maxBytes} bytes`, '', options.maxBytes);
+      }
+      write(buf);
+      if (out.length > 0) yield out.splice(0, out.length).map(finalize);
     }
-    write(buf);
-    if (out.length > 0) yield out.splice(0, out.length).map(finalize);
+    if (head !== undefined) splitter.write(head);
+    if (decoder) splitter.write(Buffer.from(decoder.decode(), 'utf8'));
+    splitter.end();
+    handler.finish(out);
+  } catch (err) {
+    throw err instanceof ReportParseError ? explainLogPrefix(err, opening) : err;
   }
-  if (head !== undefined) splitter.write(head);
-  if (decoder) splitter.write(Buffer.from(decoder.decode(), 'utf8'));
-  splitter.end();
-  handler.finish(out);
   if (out.length > 0) yield out.splice(0, out.length).map(finalize);
 }
+
+const OPENING_CHARS = 256;
 
 /** Convenience for small inputs and tests: the whole report as one buffer. */
 export async function parseReportBuffer(format: TReportFormat, body: Buffer | string, options: TParseReportOptions = {}): Promise<TReportItem[]> {

@@ -39,3 +39,27 @@ export function toJsonPointer(path: readonly (string | number)[]): string {
 export function shapeError(path: readonly (string | number)[], message: string): ReportParseError {
   return new ReportParseError('invalid_shape', message, toJsonPointer(path));
 }
+
+/**
+ * What a scanner's log line looks like at the start of a body: ANSI colour, a bracketed
+ * counter or level ("[0000]  INFO", grype), a timestamp ("2024-05-01T10:00:00Z\tINFO", trivy),
+ * or a word that is not a JSON literal ("Running scan..."). A JSON document starts with none.
+ */
+const LOG_LINE = /^(?:\x1b\[|\[[^\]"{[]*\]\s+\S|\d{4}-\d{2}-\d{2}[T ]\d|\d{2}:\d{2}:\d{2}|(?!(?:true|false|null)\b)[A-Za-z])/;
+
+/**
+ * A parse error at the very start of a body whose first line reads like log output (the
+ * scanner's stderr captured with its stdout, or its progress lines) becomes an invalid_json
+ * that says so: "must be a JSON object" or "expected a value at byte 0" leaves the sender
+ * looking for a fault in the JSON that follows. `opening` is the body's first bytes.
+ */
+export function explainLogPrefix(err: ReportParseError, opening: string): ReportParseError {
+  if ((err.code !== 'invalid_json' && err.code !== 'invalid_shape') || err.pointer !== '') return err;
+  const text = opening.replace(/^\ufeff/, '').trimStart();
+  const line = text.split(/\r?\n/, 1)[0];
+  const lineStart = opening.length - text.length;
+  if (err.offset !== undefined && err.offset > lineStart + Buffer.byteLength(line)) return err;
+  if (!LOG_LINE.test(line)) return err;
+  const quoted = JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}…` : line);
+  return new ReportParseError('invalid_json', `the report is not JSON: it starts with ${quoted}, which looks like log output; send only the scanner's JSON output (its report file, not its console)`, '', lineStart);
+}

@@ -98,6 +98,26 @@ describe('hand-made malformed reports, every format', () => {
     }
   });
 
+  it('says so when a body starts with log output, and only then', async () => {
+    const refusal = async (format: TReportFormat, body: string) => parseReportBuffer(format, body).then(() => undefined, (e: ReportParseError) => e.toJSON());
+    const LOGGED: Array<[TReportFormat, string, string]> = [
+      ['grype', '[0000]  INFO grype version: 0.74.0\n{"matches": []}', '[0000]  INFO grype version: 0.74.0'],
+      ['trivy', '2024-05-01T10:00:00.000Z\tINFO\tNeed to update DB\n{"SchemaVersion": 2}', '2024-05-01T10:00:00.000Z\tINFO\tNeed to update DB'],
+      ['sarif', '\ufeff  Scanning 12 files...\r\n{"version": "2.1.0", "runs": []}', 'Scanning 12 files...'],
+      ['semgrep', '\u001b[32m✔\u001b[0m done\n{"results": []}', '\u001b[32m✔\u001b[0m done'],
+    ];
+    for (const [format, body, line] of LOGGED) {
+      const error = await refusal(format, body);
+      expect(error).toMatchObject({ code: 'invalid_json', pointer: '' });
+      expect(error?.message).toContain(`starts with ${JSON.stringify(line)}, which looks like log output`);
+    }
+    // Broken or unexpected JSON keeps its own explanation.
+    expect(await refusal('grype', '[1, 2]')).toMatchObject({ code: 'invalid_shape', message: 'a Grype report must be a JSON object' });
+    expect(await refusal('sarif', '{"version": "2.1.0", "runs": [}')).toMatchObject({ code: 'invalid_json', message: expect.not.stringContaining('log output') });
+    expect(await refusal('trivy', 'true x')).toMatchObject({ message: expect.not.stringContaining('log output') });
+    expect(await refusal('semgrep', '<?xml version="1.0"?>')).toMatchObject({ code: 'invalid_json', message: expect.not.stringContaining('log output') });
+  });
+
   it('answers each kind of breakage with its own code', async () => {
     const code = async (format: TReportFormat, body: string) => parseReportBuffer(format, body).then(() => 'ok', (e: ReportParseError) => e.code);
     expect(await code('trivy', '')).toBe('empty_report');
