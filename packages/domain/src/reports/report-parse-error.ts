@@ -43,9 +43,13 @@ export function shapeError(path: readonly (string | number)[], message: string):
 /**
  * What a scanner's log line looks like at the start of a body: ANSI colour, a bracketed
  * counter or level ("[0000]  INFO", grype), a timestamp ("2024-05-01T10:00:00Z\tINFO", trivy),
- * or a word that is not a JSON literal ("Running scan..."). A JSON document starts with none.
+ * a figure with its unit (a download progress bar: "47.33 MiB / 47.33 MiB"), a word that is
+ * not a JSON literal ("Running scan..."), or a symbol no JSON starts with ("✔ Vulnerability
+ * DB", "# comment"). Not markup ("<?xml"), control bytes or undecodable ones (a compressed
+ * body sent without its Content-Encoding): those are other mistakes.
  */
-const LOG_LINE = /^(?:\x1b\[|\[[^\]"{[]*\]\s+\S|\d{4}-\d{2}-\d{2}[T ]\d|\d{2}:\d{2}:\d{2}|(?!(?:true|false|null)\b)[A-Za-z])/;
+const LOG_LINE =
+  /^(?:\x1b\[|\[[^\]"{[]*\]\s+\S|\d{4}-\d{2}-\d{2}[T ]\d|\d{2}:\d{2}:\d{2}|\d+(?:\.\d+)?\s+\p{L}|(?!(?:true|false|null)\b)\p{L}|[^\s\p{Cc}\uFFFD{}[\]"<\-\d\p{L}])/u;
 
 /**
  * A parse error at the very start of a body whose first line reads like log output (the

@@ -99,12 +99,14 @@ describe('hand-made malformed reports, every format', () => {
   });
 
   it('says so when a body starts with log output, and only then', async () => {
-    const refusal = async (format: TReportFormat, body: string) => parseReportBuffer(format, body).then(() => undefined, (e: ReportParseError) => e.toJSON());
+    const refusal = async (format: TReportFormat, body: string | Buffer) => parseReportBuffer(format, body).then(() => undefined, (e: ReportParseError) => e.toJSON());
     const LOGGED: Array<[TReportFormat, string, string]> = [
       ['grype', '[0000]  INFO grype version: 0.74.0\n{"matches": []}', '[0000]  INFO grype version: 0.74.0'],
       ['trivy', '2024-05-01T10:00:00.000Z\tINFO\tNeed to update DB\n{"SchemaVersion": 2}', '2024-05-01T10:00:00.000Z\tINFO\tNeed to update DB'],
       ['sarif', '\ufeff  Scanning 12 files...\r\n{"version": "2.1.0", "runs": []}', 'Scanning 12 files...'],
       ['semgrep', '\u001b[32m✔\u001b[0m done\n{"results": []}', '\u001b[32m✔\u001b[0m done'],
+      ['grype', ' ✔ Vulnerability DB                [no update available]\n{"matches": []}', '✔ Vulnerability DB                [no update available]'],
+      ['trivy', '47.33 MiB / 47.33 MiB [------] 100.00% 6.02 MiB p/s 8.1s\n{"SchemaVersion": 2}', '47.33 MiB / 47.33 MiB [------] 100.00% 6.02 MiB p/s 8.1s'],
     ];
     for (const [format, body, line] of LOGGED) {
       const error = await refusal(format, body);
@@ -116,6 +118,8 @@ describe('hand-made malformed reports, every format', () => {
     expect(await refusal('sarif', '{"version": "2.1.0", "runs": [}')).toMatchObject({ code: 'invalid_json', message: expect.not.stringContaining('log output') });
     expect(await refusal('trivy', 'true x')).toMatchObject({ message: expect.not.stringContaining('log output') });
     expect(await refusal('semgrep', '<?xml version="1.0"?>')).toMatchObject({ code: 'invalid_json', message: expect.not.stringContaining('log output') });
+    expect(await refusal('grype', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x7b]))).toMatchObject({ message: expect.not.stringContaining('log output') });
+    expect(await refusal('trivy', '2.5')).toMatchObject({ message: expect.not.stringContaining('log output') });
   });
 
   it('answers each kind of breakage with its own code', async () => {

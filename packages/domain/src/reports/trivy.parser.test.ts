@@ -118,7 +118,16 @@ describe('Trivy parser', () => {
             null,
           ],
         },
-        { Target: 'Dockerfile', Class: 'config', Type: 'dockerfile', ModifiedFindings: [{ Type: 'misconfiguration', Status: 'ignored', Source: '.trivyignore', Finding: { ...misconfig, Status: 'PASS' } }] },
+        {
+          Target: 'Dockerfile',
+          Class: 'config',
+          Type: 'dockerfile',
+          // Trivy lists an ignored check before dropping those that passed: a passed one is no finding.
+          ModifiedFindings: [
+            { Type: 'misconfiguration', Status: 'ignored', Source: '.trivyignore', Finding: misconfig },
+            { Type: 'misconfiguration', Status: 'ignored', Source: '.trivyignore', Finding: { ...misconfig, ID: 'DS005', Status: 'PASS' } },
+          ],
+        },
       ]),
     );
     const fs = suppressed.flatMap((i) => (i.type === 'finding' ? [i.finding] : []));
@@ -126,6 +135,8 @@ describe('Trivy parser', () => {
       ['CVE-2022-23628', { kind: 'vex', status: 'not_affected', justification: 'vulnerable_code_not_in_execute_path (source: OpenVEX)' }],
       ['DS002', { kind: 'tool', status: 'ignored', justification: '(source: .trivyignore)' }],
     ]);
+    const vexFixed = await parseReportBuffer('trivy', report([{ Target: 'go.mod', Class: 'lang-pkgs', Type: 'gomod', ModifiedFindings: [{ Type: 'vulnerability', Status: 'fixed', Source: 'OpenVEX', Finding: vuln }] }]));
+    expect(vexFixed).toMatchObject([{ type: 'finding', finding: { suppression: { kind: 'vex', status: 'fixed' } } }]);
     const open = await parseReportBuffer(
       'trivy',
       report([

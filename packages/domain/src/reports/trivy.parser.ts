@@ -171,19 +171,20 @@ function finding(ctx: TResultCtx, key: string, v: TJsonObject): TPartial | undef
 
 /**
  * A finding Trivy suppressed: read as its unmodified kind would be (same fingerprint, so a
- * known finding moves to dismissed), with the suppression — `vex` for a VEX statement
- * (not_affected), else `tool` (a .trivyignore entry or an ignore policy: ignored).
+ * known finding moves to dismissed), with the suppression — `tool` for what an ignore file or
+ * policy suppressed (Status ignored), `vex` for a VEX statement (not_affected, fixed). A
+ * misconfiguration check that passed is no finding, suppressed or not: Trivy lists an ignored
+ * check before it drops the passed ones.
  */
 function modified(ctx: TResultCtx, m: TJsonObject): TPartial | undefined {
   const kind = MODIFIED_TYPES[str(m.Type)?.toLowerCase() ?? ''];
   const inner = obj(m.Finding);
   if (kind === undefined || inner === undefined) return undefined;
-  // A misconfiguration is suppressed whatever check status it carried.
-  const f = finding(ctx, kind, kind === 'Misconfigurations' ? { ...inner, Status: 'FAIL' } : inner);
+  const f = finding(ctx, kind, inner);
   if (f === undefined) return undefined;
   const status = str(m.Status) ?? 'ignored';
   const why = [str(m.Statement), str(m.Source) === undefined ? undefined : `(source: ${str(m.Source)})`].filter((x) => x !== undefined).join(' ');
-  return { ...f, suppression: defined({ kind: status === 'not_affected' ? ('vex' as const) : ('tool' as const), status, justification: why === '' ? undefined : why }) };
+  return { ...f, suppression: defined({ kind: status === 'ignored' ? ('tool' as const) : ('vex' as const), status, justification: why === '' ? undefined : why }) };
 }
 
 function pkgOf(ctx: TResultCtx, v: TJsonObject): TFindingPackage | undefined {
