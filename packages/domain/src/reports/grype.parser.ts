@@ -114,13 +114,15 @@ function ignoreSuppression(applied: unknown): TFindingSuppression {
 /** An ignore rule without a reason, told by what it matches: "ignore rule: CVE-2021-1234, fix-state not-fixed". */
 function ruleDescription(rule: TJsonObject): string | undefined {
   const pkg = obj(rule.package);
+  const labelled = (label: string, value: unknown): string | undefined => (str(value) === undefined ? undefined : `${label} ${str(value)}`);
+  const name = [str(pkg?.name), str(pkg?.version)].filter((x) => x !== undefined).join('@');
   const parts = [
     str(rule.vulnerability),
-    str(rule['fix-state']) === undefined ? undefined : `fix-state ${str(rule['fix-state'])}`,
-    str(pkg?.name) === undefined ? undefined : `package ${str(pkg?.name)}${str(pkg?.version) === undefined ? '' : `@${str(pkg?.version)}`}`,
-    str(pkg?.type) === undefined ? undefined : `type ${str(pkg?.type)}`,
-    str(pkg?.location) === undefined ? undefined : `location ${str(pkg?.location)}`,
-    str(rule['match-type']) === undefined ? undefined : `match-type ${str(rule['match-type'])}`,
+    labelled('fix-state', rule['fix-state']),
+    labelled('package', name === '' ? undefined : name),
+    labelled('type', pkg?.type),
+    labelled('location', pkg?.location),
+    labelled('match-type', rule['match-type']),
   ].filter((x) => x !== undefined);
   return parts.length === 0 ? undefined : `ignore rule: ${parts.join(', ')}`;
 }
